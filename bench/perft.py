@@ -114,7 +114,7 @@ class Plan:
 
 
 # Full: each timed run takes about 1-5 s on a 2-core machine. Quick: well under 1 s.
-FULL = Plan(kernel=11, board=8, peers={"py-draughts": 8, "clatsop": 8, "open-spiel": 8})
+FULL = Plan(kernel=11, board=9, peers={"py-draughts": 8, "clatsop": 8, "open-spiel": 8})
 QUICK = Plan(kernel=9, board=6, peers={"py-draughts": 6, "clatsop": 6, "open-spiel": 6})
 
 
@@ -240,9 +240,8 @@ def timed(count: Callable[[], int]) -> tuple[int, float]:
 def bench_doublecorner(report: Report, plan: Plan, published: Mapping[int, int]) -> None:
     """Time the kernel perft and the Board-API perft into ``report``."""
     try:
-        from doublecorner.perft import perft
-
         import doublecorner
+        from doublecorner.perft import perft
     except ImportError as error:
         report.failures.append(Failure("doublecorner", f"cannot be imported: {error}"))
         return

@@ -1,0 +1,135 @@
+"""The ``doublecorner`` command: a thin adapter from the shell to the library.
+
+Results go to stdout, diagnostics to stderr; exit status 0 on success, 1 when
+the work failed, 2 for bad input (with a one-line message, no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import NoReturn, Sequence, TextIO
+
+from doublecorner.board import Board
+from doublecorner.diagram import board_diagram, square_numbers_diagram
+from doublecorner.errors import DraughtsError
+from doublecorner.fen import STARTING_FEN
+from doublecorner.perft import divide, perft
+from doublecorner.position import Position
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad command-line input, reported in one line with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="doublecorner",
+                     description="English draughts (American checkers) tools.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    show = commands.add_parser("show", help="print the board of a position")
+    show.add_argument("fen", nargs="?", default=STARTING_FEN, help="a FEN (default: start)")
+    show.add_argument("--flip", action="store_true", help="Black at the bottom")
+    show.add_argument("--numbers", action="store_true",
+                      help="also print the square numbers beside the board")
+
+    moves = commands.add_parser(
+        "moves", help="list the legal moves of a position, one per line, sorted",
+        description="With '-' read one FEN per line from stdin and print, for each, "
+                    "its legal moves on one line separated by spaces (empty when none).")
+    moves.add_argument("fen", nargs="?", default=STARTING_FEN,
+                       help="a FEN (default: start), or - to read FENs from stdin")
+
+    perft_command = commands.add_parser(
+        "perft", help="count the leaves of the move tree to a depth",
+        description="Print the leaf count on stdout; time and leaves/s on stderr.")
+    perft_command.add_argument("depth", type=_depth, help="plies to search (0 or more)")
+    perft_command.add_argument("--fen", default=STARTING_FEN, help="start FEN (default: start)")
+    perft_command.add_argument("--divide", action="store_true",
+                               help="first print 'move count' for each legal move")
+    return parser
+
+
+def _depth(text: str) -> int:
+    try:
+        depth = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"depth must be a whole number, not {text!r}") from None
+    if depth < 0:
+        raise argparse.ArgumentTypeError(f"depth must be 0 or more, not {depth}")
+    return depth
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        arguments = build_parser().parse_args(argv)
+        if arguments.command == "show":
+            return _show(arguments.fen, flip=arguments.flip, numbers=arguments.numbers)
+        if arguments.command == "moves":
+            if arguments.fen == "-":
+                return _moves_from_stream(sys.stdin, sys.stdout)
+            print("\n".join(_sorted_moves(Board(arguments.fen))))
+            return EXIT_OK
+        return _perft(arguments.depth, arguments.fen, show_divide=arguments.divide)
+    except (UsageError, DraughtsError) as error:
+        print(f"doublecorner: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("doublecorner: interrupted", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+def _sorted_moves(board: Board) -> list[str]:
+    return [str(move) for move in sorted(board.legal_moves, key=lambda move: move.path)]
+
+
+def _show(fen: str, *, flip: bool, numbers: bool) -> int:
+    position = Position.from_fen(fen)
+    diagram = board_diagram(position.black, position.white, position.kings, flipped=flip)
+    if numbers:
+        key = square_numbers_diagram(flipped=flip).splitlines()
+        diagram = "\n".join(f"{left:<24}{right}"
+                            for left, right in zip(diagram.splitlines(), key))
+    print(diagram)
+    print(f"{position.turn} to move    {position.fen()}")
+    return EXIT_OK
+
+
+def _moves_from_stream(lines: TextIO, out: TextIO) -> int:
+    for number, line in enumerate(lines, start=1):
+        try:
+            board = Board(line)
+        except DraughtsError as error:
+            raise UsageError(f"stdin line {number}: {error}") from None
+        out.write(" ".join(_sorted_moves(board)) + "\n")
+    return EXIT_OK
+
+
+def _perft(depth: int, fen: str, *, show_divide: bool) -> int:
+    position = Position.from_fen(fen)
+    started = time.monotonic()
+    if show_divide and depth >= 1:
+        leaves = 0
+        for move, count in divide(position, depth):
+            print(f"{move} {count}", flush=True)
+            leaves += count
+    else:
+        leaves = perft(position, depth)
+    elapsed = time.monotonic() - started
+    print(leaves)
+    rate = f", {leaves / elapsed / 1e6:.1f} M leaves/s" if elapsed > 0 else ""
+    print(f"perft {depth}: {elapsed:.3f} s{rate}", file=sys.stderr)
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""One tree of exceptions, all under :class:`DraughtsError`.
+
+Catch ``DraughtsError`` to handle anything the library raises for bad input;
+each class also derives from the built-in exception a Python user would expect.
+"""
+
+from __future__ import annotations
+
+
+class DraughtsError(Exception):
+    """Base of every error doublecorner raises on purpose."""
+
+
+class InvalidSquareError(DraughtsError, ValueError):
+    """A square that is not one of 1-32 (or a dark square a1-h8)."""
+
+
+class InvalidMoveError(DraughtsError, ValueError):
+    """Move text that is not a move at all (bad syntax, squares outside 1-32)."""
+
+
+class IllegalMoveError(DraughtsError, ValueError):
+    """A well-formed move that is not legal in the position."""
+
+
+class AmbiguousMoveError(DraughtsError, ValueError):
+    """A short move (``9x27``) that matches more than one legal capture route."""
+
+
+class InvalidPositionError(DraughtsError, ValueError):
+    """Bitboards that do not describe a position (overlapping sides, a man on its crowning row)."""
+
+
+class InvalidFenError(DraughtsError, ValueError):
+    """A FEN that cannot describe a position."""
+
+
+class PdnError(DraughtsError, ValueError):
+    """A PDN text that cannot be read; names the line and column."""
+
+    def __init__(self, message: str, *, line: int, column: int) -> None:
+        super().__init__(f"line {line}, column {column}: {message}")
+        self.line = line
+        self.column = column
+
+
+class EngineError(DraughtsError, RuntimeError):
+    """An engine failed or was asked something it cannot do."""

@@ -1,0 +1,134 @@
+"""Moves: immutable values that hold the path of squares a piece travels."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NoReturn
+
+from doublecorner.errors import InvalidMoveError
+from doublecorner.squares import ADJACENT_PAIRS, JUMPED_SQUARE, Square
+
+_STEP_TEXT = re.compile(r"(\d{1,2})-(\d{1,2})")
+_JUMP_TEXT = re.compile(r"\d{1,2}(?:[xX]\d{1,2})+")
+
+
+class Move:
+    """A move: the squares a piece visits, origin first.
+
+    A step has two adjacent squares; a capture lists every landing square of
+    the jump, so two routes that take the same pieces to the same square are
+    two different moves. A ``Move`` knows nothing of a board: whether it is
+    legal is the board's question (:meth:`Board.parse_move` also resolves the
+    short form ``9x27``).
+
+    >>> move = Move(9, 18, 27)
+    >>> str(move), move.captures, move.is_capture
+    ('9x18x27', (14, 23), True)
+    >>> Move.parse("11-15")
+    Move(11, 15)
+    """
+
+    __slots__ = ("path",)
+    path: tuple[Square, ...]
+
+    def __init__(self, *path: Square) -> None:
+        _check_path(path)
+        object.__setattr__(self, "path", path)
+
+    @classmethod
+    def _from_checked_path(cls, path: tuple[Square, ...]) -> Move:
+        """Build a move from a path the kernel produced, skipping the checks."""
+        move = object.__new__(cls)
+        object.__setattr__(move, "path", path)
+        return move
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read ``11-15`` or ``9x18x27`` (syntax and geometry only, no board).
+
+        :raises InvalidMoveError: the text is not a step written with ``-`` or a
+            chain of jumps written with ``x``.
+        """
+        stripped = text.strip() if isinstance(text, str) else text
+        if not isinstance(stripped, str):
+            raise InvalidMoveError(f"invalid move {text!r}: expected text such as '11-15'")
+        if _STEP_TEXT.fullmatch(stripped):
+            squares = tuple(int(part) for part in stripped.split("-"))
+            if squares not in ADJACENT_PAIRS:
+                _raise_for_text(text, squares, "'-' joins two adjacent squares")
+        elif _JUMP_TEXT.fullmatch(stripped):
+            squares = tuple(int(part) for part in re.split("[xX]", stripped))
+            if any(hop not in JUMPED_SQUARE for hop in zip(squares, squares[1:])):
+                _raise_for_text(text, squares, "each 'x' must join squares one jump apart "
+                                "(use Board.parse_move for the short form)")
+        else:
+            raise InvalidMoveError(f"invalid move {text!r}: expected a step such as '11-15' "
+                                   "or a capture such as '9x18x27'")
+        return cls(*squares)
+
+    @property
+    def from_square(self) -> Square:
+        """Where the piece starts."""
+        return self.path[0]
+
+    @property
+    def to_square(self) -> Square:
+        """Where the piece ends."""
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        """Whether the move jumps (a step is the only move between adjacent squares)."""
+        return len(self.path) > 2 or (self.path[0], self.path[1]) not in ADJACENT_PAIRS
+
+    @property
+    def captures(self) -> tuple[Square, ...]:
+        """The squares jumped over, in order (empty for a step)."""
+        if not self.is_capture:
+            return ()
+        return tuple(JUMPED_SQUARE[hop] for hop in zip(self.path, self.path[1:]))
+
+    def __str__(self) -> str:
+        return ("x" if self.is_capture else "-").join(map(str, self.path))
+
+    def __repr__(self) -> str:
+        return f"Move({', '.join(map(str, self.path))})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self.path == other.path
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.path)
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError("Move is immutable")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError("Move is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Move, self.path)
+
+
+def _check_path(path: tuple[object, ...]) -> None:
+    if len(path) < 2:
+        raise InvalidMoveError(f"invalid move {path!r}: a move visits at least two squares")
+    for square in path:
+        if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= 32:
+            raise InvalidMoveError(f"invalid move {path!r}: square {square!r} is not in 1-32")
+    hops = list(zip(path, path[1:]))
+    if len(path) == 2 and hops[0] in ADJACENT_PAIRS:
+        return
+    for hop in hops:
+        if hop not in JUMPED_SQUARE:
+            raise InvalidMoveError(
+                f"invalid move {path!r}: {hop[0]} to {hop[1]} is neither a step nor a jump")
+
+
+def _raise_for_text(text: str, squares: tuple[int, ...], why: str) -> NoReturn:
+    bad = [square for square in squares if not 1 <= square <= 32]
+    if bad:
+        raise InvalidMoveError(f"invalid move {text!r}: square {bad[0]} is not in 1-32")
+    raise InvalidMoveError(f"invalid move {text!r}: {why}")

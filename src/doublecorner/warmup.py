@@ -1,0 +1,56 @@
+"""Load or compile the kernel before first use, saying so when it takes a while.
+
+numba compiles the kernel the first time it runs after an install (some
+seconds) and loads it from its disk cache afterwards (a fraction of a second).
+Rather than look frozen, the first slow load logs a notice on the
+``doublecorner`` logger; with no logging set up, Python prints warnings to
+stderr.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import time
+
+from doublecorner._jit import HAS_NUMBA
+
+logger = logging.getLogger("doublecorner")
+
+NOTICE_AFTER_SECONDS = 1.0
+
+
+@functools.cache
+def ensure_compiled() -> None:
+    """Compile or load every kernel function once per process."""
+    if not HAS_NUMBA:  # pragma: no cover - the plain-Python kernel needs no compiling
+        return
+    started = time.monotonic()
+    announced = threading.Event()
+
+    def announce() -> None:
+        announced.set()
+        logger.warning("doublecorner: compiling the move generator with numba "
+                       "(first run after install, about a minute; cached afterwards)...")
+
+    timer = threading.Timer(NOTICE_AFTER_SECONDS, announce)
+    timer.daemon = True
+    timer.start()
+    try:
+        _touch_every_kernel_function()
+    finally:
+        timer.cancel()
+    if announced.is_set():
+        logger.warning("doublecorner: compiled in %.0f s", time.monotonic() - started)
+
+
+def _touch_every_kernel_function() -> None:
+    from doublecorner import kernel
+
+    black, white, turn = (1 << 12) - 1, 0xFFFFFFFF ^ ((1 << 20) - 1), 0
+    kernel.generate_moves(black, white, 0, turn)
+    kernel.count_moves(black, white, 0, turn)
+    kernel.has_captures(black, white, 0, turn)
+    kernel.zobrist_key(black, white, 0, turn)
+    kernel.perft(black, white, 0, turn, 2)

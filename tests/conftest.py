@@ -1,0 +1,40 @@
+"""Shared fixtures and hypothesis strategies."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from doublecorner import Color, Position
+
+DATA = Path(__file__).with_name("data")
+BLACK_CROWN_ROW = 0xF0000000
+WHITE_CROWN_ROW = 0x0000000F
+
+
+def read_tsv(name: str) -> list[dict[str, str]]:
+    with (DATA / name).open(newline="", encoding="utf-8") as handle:
+        lines = [line for line in handle if not line.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t"))
+
+
+@st.composite
+def positions(draw: st.DrawFn, max_pieces: int = 24) -> Position:
+    """Any legal arrangement: disjoint sides, kings anywhere, men off their crowning rows."""
+    squares = draw(st.lists(st.integers(0, 31), unique=True, max_size=max_pieces))
+    black = white = kings = 0
+    for index in squares:
+        bit = 1 << index
+        is_black = draw(st.booleans())
+        is_king = draw(st.integers(0, 3)) == 0
+        if is_black and bit & BLACK_CROWN_ROW or not is_black and bit & WHITE_CROWN_ROW:
+            is_king = True
+        if is_black:
+            black |= bit
+        else:
+            white |= bit
+        if is_king:
+            kings |= bit
+    return Position(black, white, kings, draw(st.sampled_from(Color)))
