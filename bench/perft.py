@@ -10,7 +10,7 @@ Usage::
 Everything starts from the start position, ``B:W21-32:B1-12``, Black to move.
 
 * doublecorner runs in this interpreter: the kernel's bulk-counting perft
-  (``doublecorner.perft.perft``) and a perft written here over the public
+  (``doublecorner.perft.perft``) and ``doublecorner.perft.board_perft``, a perft over the public
   ``Board`` API (``legal_moves``, ``push``, ``pop``). Each is called once at a
   small depth first, so compiling or loading the numba cache is not timed.
 * Each peer runs in its own virtualenv, ``bench/.venvs/<name>`` (two of them
@@ -37,10 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import doublecorner
+from typing import Any
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
@@ -218,18 +215,6 @@ def load_published(fen: str) -> tuple[dict[int, int], str]:
 # -- doublecorner, in this interpreter ------------------------------------------
 
 
-def board_perft(board: doublecorner.Board, depth: int) -> int:
-    """Leaves ``depth`` moves below the board's position, made with push and pop."""
-    if depth == 1:
-        return len(board.legal_moves)
-    leaves = 0
-    for move in board.legal_moves:
-        board.push(move)
-        leaves += board_perft(board, depth - 1)
-        board.pop()
-    return leaves
-
-
 def timed(count: Callable[[], int]) -> tuple[int, float]:
     """``count()`` and the seconds it took."""
     start = time.perf_counter()
@@ -241,7 +226,7 @@ def bench_doublecorner(report: Report, plan: Plan, published: Mapping[int, int])
     """Time the kernel perft and the Board-API perft into ``report``."""
     try:
         import doublecorner
-        from doublecorner.perft import perft
+        from doublecorner.perft import board_perft, perft
     except ImportError as error:
         report.failures.append(Failure("doublecorner", f"cannot be imported: {error}"))
         return

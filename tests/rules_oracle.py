@@ -7,6 +7,8 @@ The library itself has one move generator: the kernel.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 Board = dict[int, tuple[str, bool]]  # square -> (colour 'B'/'W', is_king)
 
 
@@ -36,28 +38,7 @@ def legal_paths(board: Board, turn: str) -> list[tuple[int, ...]]:
     for origin, (colour, king) in board.items():
         if colour != turn:
             continue
-
-        def extend(path: tuple[int, ...], taken: frozenset[int]) -> None:
-            row, column = coordinates(path[-1])
-            went_on = False
-            for d_row, d_column in directions(colour, king):
-                over = SQUARE_AT.get((row + d_row, column + d_column))
-                to = SQUARE_AT.get((row + 2 * d_row, column + 2 * d_column))
-                if over is None or to is None or over in taken:
-                    continue
-                if over not in board or board[over][0] == colour:
-                    continue
-                if to in board and to != origin:
-                    continue
-                went_on = True
-                if not king and crowning(colour, to):
-                    jumps.append(path + (to,))
-                else:
-                    extend(path + (to,), taken | {over})
-            if not went_on and len(path) > 1:
-                jumps.append(path)
-
-        extend((origin,), frozenset())
+        _extend_jumps(board, origin, (origin,), frozenset(), jumps)
         row, column = coordinates(origin)
         for d_row, d_column in directions(colour, king):
             to = SQUARE_AT.get((row + d_row, column + d_column))
@@ -66,11 +47,35 @@ def legal_paths(board: Board, turn: str) -> list[tuple[int, ...]]:
     return jumps if jumps else steps
 
 
+def _extend_jumps(board: Board, origin: int, path: tuple[int, ...], taken: frozenset[int],
+                  jumps: list[tuple[int, ...]]) -> None:
+    """Add to ``jumps`` every complete jump route that continues ``path``."""
+    colour, king = board[origin]
+    row, column = coordinates(path[-1])
+    went_on = False
+    for d_row, d_column in directions(colour, king):
+        over = SQUARE_AT.get((row + d_row, column + d_column))
+        to = SQUARE_AT.get((row + 2 * d_row, column + 2 * d_column))
+        if over is None or to is None or over in taken:
+            continue
+        if over not in board or board[over][0] == colour:
+            continue
+        if to in board and to != origin:  # the mover has left its square
+            continue
+        went_on = True
+        if not king and crowning(colour, to):
+            jumps.append(path + (to,))  # crowned: the move ends here
+        else:
+            _extend_jumps(board, origin, path + (to,), taken | {over}, jumps)
+    if not went_on and len(path) > 1:
+        jumps.append(path)
+
+
 def play(board: Board, path: tuple[int, ...]) -> Board:
     """The board after the move along ``path``."""
     after = dict(board)
     colour, king = after.pop(path[0])
-    for here, there in zip(path, path[1:]):
+    for here, there in pairwise(path):
         (row_a, column_a), (row_b, column_b) = coordinates(here), coordinates(there)
         if abs(row_a - row_b) == 2:
             del after[SQUARE_AT[((row_a + row_b) // 2, (column_a + column_b) // 2)]]

@@ -98,3 +98,11 @@ def test_console_script_runs_as_a_module() -> None:
     completed = subprocess.run([sys.executable, "-m", "doublecorner", "moves"],
                                capture_output=True, text=True, check=True, timeout=300)
     assert completed.stdout.split()[0] == "9-13"
+
+
+def test_deep_perft_reports_progress_per_root_move(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("doublecorner.cli.PROGRESS_FROM_DEPTH", 4)
+    status, out, err = run(capsys, "perft", "5")
+    assert (status, out) == (0, "7361\n")
+    assert "perft: 1/7 root moves counted" in err and "perft: 7/7 root moves counted" in err

@@ -12,7 +12,7 @@ PUBLISHED = {int(row["depth"]): int(row["nodes"]) for row in read_tsv("perft-sta
 START = Position.start()
 
 
-@pytest.mark.parametrize("depth", range(0, 10))
+@pytest.mark.parametrize("depth", range(10))
 def test_kernel_perft_matches_published_counts(depth: int) -> None:
     expected = 1 if depth == 0 else PUBLISHED[depth]
     assert perft(START, depth) == expected

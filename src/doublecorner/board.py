@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import numpy as np
 
 from doublecorner.color import Color
 from doublecorner.diagram import board_diagram
 from doublecorner.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from doublecorner.fen import STARTING_FEN, format_fen, parse_fen
 from doublecorner.kernel import count_moves, decode_path, generate_moves, zobrist_key
+from doublecorner.kernel.movegen import generate_into
 from doublecorner.move import Move
 from doublecorner.outcome import Outcome, Termination
-from doublecorner.position import Piece, Position
-from doublecorner.squares import Square, check_square
+from doublecorner.position import Piece, Position, piece_on
+from doublecorner.squares import Square
 from doublecorner.warmup import ensure_compiled
 
 FORTY_MOVE_PLIES = 80  # 40 moves by each side
@@ -24,25 +28,43 @@ _MOVE_TEXT = re.compile(r"\d{1,2}(?:\s*[-xX:]\s*\d{1,2})+")
 # each Move is built once and shared (cleared if it ever grows large).
 _MOVE_BY_KEY: dict[int, Move] = {}
 _MOVE_CACHE_LIMIT = 1 << 16
+_KEY_JUMPS_SHIFT = 5
 
-# (black, white, kings) after each legal move, keyed by the move.
-_LegalMoves = dict[Move, tuple[int, int, int]]
+# The kernel writes each legal move as four ints (black, white, kings after the
+# move, and its key) into a buffer of this many moves; more fall back to an
+# allocating call.
+_BUFFER_MOVES = 64
 
 
-class _Ply:
-    """What ``pop`` needs to undo one move."""
+class _Legal(NamedTuple):
+    """The legal moves of one position: each move's offset into ``rows``.
 
-    __slots__ = ("black", "white", "kings", "turn", "halfmove_clock", "move", "legal")
+    ``rows`` is the kernel's output as a flat list of ints, four per move. Once
+    built, neither is ever changed, so iterating is safe while moves are made.
+    """
 
-    def __init__(self, black: int, white: int, kings: int, turn: int, halfmove_clock: int,
-                 move: Move, legal: _LegalMoves) -> None:
-        self.black = black
-        self.white = white
-        self.kings = kings
-        self.turn = turn
-        self.halfmove_clock = halfmove_clock
-        self.move = move
-        self.legal = legal
+    offsets: dict[Move, int]
+    rows: list[int]
+
+
+# What pop needs to undo a move: the position, the forty-move count, the move
+# and the legal moves it was chosen from.
+_Ply = tuple[int, int, int, int, int, Move, _Legal]
+
+
+def _new_buffer() -> tuple[np.ndarray, np.ndarray]:
+    """A flat buffer for the kernel's output and the same memory seen as rows of four."""
+    flat = np.empty(_BUFFER_MOVES * 4, np.int64)
+    return flat, flat.reshape(_BUFFER_MOVES, 4)
+
+
+def _move_for_key(key: int) -> Move:
+    move = _MOVE_BY_KEY.get(key)
+    if move is None:
+        if len(_MOVE_BY_KEY) >= _MOVE_CACHE_LIMIT:
+            _MOVE_BY_KEY.clear()
+        move = _MOVE_BY_KEY[key] = Move._from_checked_path(decode_path(key))
+    return move
 
 
 class Board:
@@ -64,28 +86,25 @@ class Board:
     """
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
-        ensure_compiled()
-        self._black, self._white, self._kings, self._turn = parse_fen(
-            STARTING_FEN if fen is None else fen)
-        self.halfmove_clock = 0
-        """Plies since the last man move or capture (the forty-move rule counts these)."""
-        self._stack: list[_Ply] = []
-        self._legal_cache: _LegalMoves | None = None
-        self.legal_moves = LegalMoveView(self)
-        """A live view of the legal moves: ``len``, ``in`` and iteration."""
+        self._set_up(*parse_fen(STARTING_FEN if fen is None else fen))
 
     @classmethod
     def from_position(cls, position: Position) -> Board:
         """A board set up at ``position``, with no history."""
         board = cls.__new__(cls)
-        ensure_compiled()
-        board._black, board._white, board._kings = position.black, position.white, position.kings
-        board._turn = int(position.turn)
-        board.halfmove_clock = 0
-        board._stack = []
-        board._legal_cache = None
-        board.legal_moves = LegalMoveView(board)
+        board._set_up(position.black, position.white, position.kings, int(position.turn))
         return board
+
+    def _set_up(self, black: int, white: int, kings: int, turn: int) -> None:
+        ensure_compiled()
+        self._black, self._white, self._kings, self._turn = black, white, kings, turn
+        self.halfmove_clock = 0
+        """Plies since the last man move or capture (the forty-move rule counts these)."""
+        self._stack: list[_Ply] = []
+        self._legal_cache: _Legal | None = None
+        self._buffer, self._buffer_rows = _new_buffer()
+        self.legal_moves = LegalMoveView(self)
+        """A live view of the legal moves: ``len``, ``in`` and iteration."""
 
     # -- the position -------------------------------------------------------
 
@@ -112,12 +131,7 @@ class Board:
 
         :raises InvalidSquareError: ``square`` is not in 1-32.
         """
-        bit = 1 << (check_square(square) - 1)
-        if self._black & bit:
-            return Piece(Color.BLACK, bool(self._kings & bit))
-        if self._white & bit:
-            return Piece(Color.WHITE, bool(self._kings & bit))
-        return None
+        return piece_on(self._black, self._white, self._kings, square)
 
     def piece_map(self) -> dict[Square, Piece]:
         """Every occupied square and its piece."""
@@ -126,19 +140,22 @@ class Board:
 
     # -- moves --------------------------------------------------------------
 
-    def _legal(self) -> _LegalMoves:
+    def _legal(self) -> _Legal:
         legal = self._legal_cache
         if legal is None:
-            legal = {}
-            for black, white, kings, key in generate_moves(
-                    self._black, self._white, self._kings, self._turn).tolist():
-                move = _MOVE_BY_KEY.get(key)
-                if move is None:
-                    if len(_MOVE_BY_KEY) >= _MOVE_CACHE_LIMIT:
-                        _MOVE_BY_KEY.clear()
-                    move = _MOVE_BY_KEY[key] = Move._from_checked_path(decode_path(key))
-                legal[move] = (black, white, kings)
-            self._legal_cache = legal
+            count = generate_into(self._black, self._white, self._kings, self._turn,
+                                  self._buffer_rows)
+            if count >= 0:
+                rows = self._buffer[:4 * count].tolist()
+            else:
+                rows = generate_moves(self._black, self._white, self._kings,
+                                      self._turn).ravel().tolist()
+            by_key = _MOVE_BY_KEY
+            offsets = {}
+            for offset in range(0, len(rows), 4):
+                key = rows[offset + 3]
+                offsets[by_key.get(key) or _move_for_key(key)] = offset
+            legal = self._legal_cache = _Legal(offsets, rows)
         return legal
 
     def push(self, move: Move) -> None:
@@ -147,21 +164,23 @@ class Board:
         :raises IllegalMoveError: the move is not legal here; the board is unchanged.
         """
         legal = self._legal()
-        after = legal.get(move)
-        if after is None:
+        offset = legal.offsets.get(move)
+        if offset is None:
             raise self._illegal_move_error(move)
-        turn = self._turn
-        self._stack.append(_Ply(self._black, self._white, self._kings, turn,
-                                self.halfmove_clock, move, legal))
-        opponent_before = self._white if turn == 0 else self._black
-        opponent_after = after[1] if turn == 0 else after[0]
-        king_moved = self._kings >> (move.path[0] - 1) & 1
-        if king_moved and opponent_before == opponent_after:
+        rows = legal.rows
+        kings = self._kings
+        self._stack.append((self._black, self._white, kings, self._turn, self.halfmove_clock,
+                            move, legal))
+        key = rows[offset + 3]
+        # Only a king's step is reversible: a man's move or a capture resets the count.
+        if key >> _KEY_JUMPS_SHIFT & 15 == 0 and kings >> (key & 31) & 1:
             self.halfmove_clock += 1
         else:
             self.halfmove_clock = 0
-        self._black, self._white, self._kings = after
-        self._turn = turn ^ 1
+        self._black = rows[offset]
+        self._white = rows[offset + 1]
+        self._kings = rows[offset + 2]
+        self._turn ^= 1
         self._legal_cache = None
 
     def pop(self) -> Move:
@@ -171,12 +190,9 @@ class Board:
         """
         if not self._stack:
             raise IndexError("pop from a board with no moves made")
-        ply = self._stack.pop()
-        self._black, self._white, self._kings = ply.black, ply.white, ply.kings
-        self._turn = ply.turn
-        self.halfmove_clock = ply.halfmove_clock
-        self._legal_cache = ply.legal
-        return ply.move
+        (self._black, self._white, self._kings, self._turn, self.halfmove_clock, move,
+         self._legal_cache) = self._stack.pop()
+        return move
 
     def peek(self) -> Move:
         """The last move made.
@@ -185,12 +201,12 @@ class Board:
         """
         if not self._stack:
             raise IndexError("peek at a board with no moves made")
-        return self._stack[-1].move
+        return self._stack[-1][5]
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves made so far, first to last (a copy)."""
-        return [ply.move for ply in self._stack]
+        return [ply[5] for ply in self._stack]
 
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names.
@@ -212,7 +228,7 @@ class Board:
         for square in squares:
             if not 1 <= square <= 32:
                 raise InvalidMoveError(f"invalid move {text!r}: square {square} is not in 1-32")
-        legal = self._legal()
+        legal = self._legal().offsets
         matches = [move for move in legal if move.path == squares]
         if not matches:
             matches = [move for move in legal
@@ -234,8 +250,8 @@ class Board:
         return move
 
     def _illegal_move_error(self, move: object) -> IllegalMoveError:
-        legal = sorted(self._legal(), key=lambda legal_move: legal_move.path)
-        if isinstance(move, Move) or isinstance(move, str):
+        legal = sorted(self._legal().offsets, key=lambda legal_move: legal_move.path)
+        if isinstance(move, (Move, str)):
             what = f"illegal move {str(move)!r}"
         else:
             what = f"illegal move {move!r} (expected a Move)"
@@ -257,7 +273,7 @@ class Board:
         seen = 1
         # Only positions since the last man move or capture can recur.
         for ply in reversed(self._stack[len(self._stack) - self.halfmove_clock:]):
-            if (ply.black, ply.white, ply.kings, ply.turn) == current:
+            if ply[:4] == current:
                 seen += 1
                 if seen >= count:
                     return True
@@ -350,21 +366,20 @@ class LegalMoveView:
     def __len__(self) -> int:
         board = self._board
         if board._legal_cache is not None:
-            return len(board._legal_cache)
+            return len(board._legal_cache.offsets)
         return int(count_moves(board._black, board._white, board._kings, board._turn))
 
     def __bool__(self) -> bool:
         return len(self) > 0
 
     def __iter__(self) -> Iterator[Move]:
-        # The dictionary is never changed once built: push makes a new one.
-        return iter(self._board._legal())
+        return iter(self._board._legal().offsets)
 
     def __contains__(self, move: object) -> bool:
-        return move in self._board._legal()
+        return move in self._board._legal().offsets
 
     def __repr__(self) -> str:
-        moves = sorted(self._board._legal(), key=lambda move: move.path)
+        moves = sorted(self._board._legal().offsets, key=lambda move: move.path)
         return f"<LegalMoveView ({', '.join(map(str, moves))})>"
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import NoReturn, Sequence, TextIO
+from collections.abc import Sequence
+from typing import NoReturn, TextIO
 
 from doublecorner.board import Board
 from doublecorner.diagram import board_diagram, square_numbers_diagram
@@ -19,6 +20,7 @@ from doublecorner.perft import divide, perft
 from doublecorner.position import Position
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+PROGRESS_FROM_DEPTH = 12  # deeper counts take seconds to hours
 
 
 class UsageError(Exception):
@@ -117,10 +119,13 @@ def _moves_from_stream(lines: TextIO, out: TextIO) -> int:
 def _perft(depth: int, fen: str, *, show_divide: bool) -> int:
     position = Position.from_fen(fen)
     started = time.monotonic()
-    if show_divide and depth >= 1:
+    if depth >= 1 and (show_divide or depth >= PROGRESS_FROM_DEPTH):
+        # Split at the root so that long counts show progress on stderr.
+        rows = divide(position, depth, on_move_done=None if show_divide else _root_progress)
         leaves = 0
-        for move, count in divide(position, depth):
-            print(f"{move} {count}", flush=True)
+        for move, count in rows:
+            if show_divide:
+                print(f"{move} {count}", flush=True)
             leaves += count
     else:
         leaves = perft(position, depth)
@@ -129,6 +134,10 @@ def _perft(depth: int, fen: str, *, show_divide: bool) -> int:
     rate = f", {leaves / elapsed / 1e6:.1f} M leaves/s" if elapsed > 0 else ""
     print(f"perft {depth}: {elapsed:.3f} s{rate}", file=sys.stderr)
     return EXIT_OK
+
+
+def _root_progress(done: int, total: int) -> None:
+    print(f"perft: {done}/{total} root moves counted", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

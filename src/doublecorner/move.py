@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any, NoReturn
 
 from doublecorner.errors import InvalidMoveError
@@ -58,7 +59,7 @@ class Move:
                 _raise_for_text(text, squares, "'-' joins two adjacent squares")
         elif _JUMP_TEXT.fullmatch(stripped):
             squares = tuple(int(part) for part in re.split("[xX]", stripped))
-            if any(hop not in JUMPED_SQUARE for hop in zip(squares, squares[1:])):
+            if any(hop not in JUMPED_SQUARE for hop in pairwise(squares)):
                 _raise_for_text(text, squares, "each 'x' must join squares one jump apart "
                                 "(use Board.parse_move for the short form)")
         else:
@@ -86,7 +87,7 @@ class Move:
         """The squares jumped over, in order (empty for a step)."""
         if not self.is_capture:
             return ()
-        return tuple(JUMPED_SQUARE[hop] for hop in zip(self.path, self.path[1:]))
+        return tuple(JUMPED_SQUARE[hop] for hop in pairwise(self.path))
 
     def __str__(self) -> str:
         return ("x" if self.is_capture else "-").join(map(str, self.path))
@@ -118,7 +119,7 @@ def _check_path(path: tuple[object, ...]) -> None:
     for square in path:
         if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= 32:
             raise InvalidMoveError(f"invalid move {path!r}: square {square!r} is not in 1-32")
-    hops = list(zip(path, path[1:]))
+    hops = list(pairwise(path))
     if len(path) == 2 and hops[0] in ADJACENT_PAIRS:
         return
     for hop in hops:

@@ -7,6 +7,8 @@ same pieces to the same square.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from doublecorner.board import Board
 from doublecorner.kernel import perft as kernel_perft
 from doublecorner.move import Move
@@ -29,8 +31,12 @@ def perft(position: Position, depth: int) -> int:
                             int(position.turn), depth))
 
 
-def divide(position: Position, depth: int) -> list[tuple[Move, int]]:
+def divide(position: Position, depth: int, *,
+           on_move_done: Callable[[int, int], None] | None = None) -> list[tuple[Move, int]]:
     """The perft count below each legal move, in move order (``depth`` >= 1).
+
+    ``on_move_done(done, total)`` is called after each root move is counted,
+    for progress reports on long counts.
 
     >>> [(str(move), count) for move, count in divide(Position.start(), 2)][:2]
     [('9-13', 7), ('9-14', 7)]
@@ -40,11 +46,14 @@ def divide(position: Position, depth: int) -> list[tuple[Move, int]]:
     if depth < 1:
         raise ValueError(f"divide needs depth >= 1, got {depth}")
     board = Board.from_position(position)
+    moves = sorted(board.legal_moves, key=lambda legal_move: legal_move.path)
     result = []
-    for move in sorted(board.legal_moves, key=lambda legal_move: legal_move.path):
+    for done, move in enumerate(moves, start=1):
         board.push(move)
         result.append((move, perft(board.position(), depth - 1)))
         board.pop()
+        if on_move_done is not None:
+            on_move_done(done, len(moves))
     return result
 
 

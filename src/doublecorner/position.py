@@ -26,6 +26,19 @@ class Piece(NamedTuple):
         return letter if self.is_king else letter.lower()
 
 
+def piece_on(black: int, white: int, kings: int, square: Square) -> Piece | None:
+    """The piece on ``square`` of these bitboards, or ``None``.
+
+    :raises InvalidSquareError: ``square`` is not in 1-32.
+    """
+    bit = 1 << (check_square(square) - 1)
+    if black & bit:
+        return Piece(Color.BLACK, bool(kings & bit))
+    if white & bit:
+        return Piece(Color.WHITE, bool(kings & bit))
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """The pieces and the side to move, as bitboards (bit ``s - 1`` is square ``s``).
@@ -83,13 +96,11 @@ class Position:
         return int(zobrist_key(self.black, self.white, self.kings, int(self.turn))) & (2**64 - 1)
 
     def piece_at(self, square: Square) -> Piece | None:
-        """The piece on ``square`` (1-32), or ``None``."""
-        bit = 1 << (check_square(square) - 1)
-        if self.black & bit:
-            return Piece(Color.BLACK, bool(self.kings & bit))
-        if self.white & bit:
-            return Piece(Color.WHITE, bool(self.kings & bit))
-        return None
+        """The piece on ``square`` (1-32), or ``None``.
+
+        :raises InvalidSquareError: ``square`` is not in 1-32.
+        """
+        return piece_on(self.black, self.white, self.kings, square)
 
     def __str__(self) -> str:
         return board_diagram(self.black, self.white, self.kings)

@@ -18,7 +18,7 @@ from doublecorner._jit import HAS_NUMBA
 
 logger = logging.getLogger("doublecorner")
 
-NOTICE_AFTER_SECONDS = 1.0
+NOTICE_AFTER_SECONDS = 2.0  # a cache load takes well under this
 
 
 @functools.cache
