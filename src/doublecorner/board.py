@@ -12,8 +12,8 @@ from doublecorner.color import Color
 from doublecorner.diagram import board_diagram
 from doublecorner.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from doublecorner.fen import STARTING_FEN, format_fen, parse_fen
-from doublecorner.kernel import count_moves, decode_path, generate_moves, zobrist_key
-from doublecorner.kernel.movegen import generate_into
+from doublecorner.kernel import count_moves, generate_moves, zobrist_key
+from doublecorner.kernel.replies import generate_with_reply_counts
 from doublecorner.move import Move
 from doublecorner.outcome import Outcome, Termination
 from doublecorner.position import Piece, Position, piece_on
@@ -30,20 +30,24 @@ _MOVE_BY_KEY: dict[int, Move] = {}
 _MOVE_CACHE_LIMIT = 1 << 16
 _KEY_JUMPS_SHIFT = 5
 
-# The kernel writes each legal move as four ints (black, white, kings after the
-# move, and its key) into a buffer of this many moves; more fall back to an
-# allocating call.
+# The kernel writes each legal move as five ints (black, white, kings after the
+# move, its key, and the number of replies) into a buffer of this many moves;
+# more fall back to an allocating call.
 _BUFFER_MOVES = 64
+_FIELDS = 5
 
 
 class _Legal(NamedTuple):
-    """The legal moves of one position: each move's offset into ``rows``.
+    """The legal moves of one position.
 
-    ``rows`` is the kernel's output as a flat list of ints, four per move. Once
-    built, neither is ever changed, so iterating is safe while moves are made.
+    ``rows`` is the kernel's output as a flat list of ints, five per move;
+    ``offsets`` maps each move's kernel key to its row (ints hash in C, Moves
+    would call Python). Once built, nothing here changes, so iterating is safe
+    while moves are made.
     """
 
-    offsets: dict[Move, int]
+    moves: list[Move]
+    offsets: dict[int, int]
     rows: list[int]
 
 
@@ -54,8 +58,8 @@ _Ply = tuple[int, int, int, int, int, Move, _Legal]
 
 def _new_buffer() -> tuple[np.ndarray, np.ndarray]:
     """A flat buffer for the kernel's output and the same memory seen as rows of four."""
-    flat = np.empty(_BUFFER_MOVES * 4, np.int64)
-    return flat, flat.reshape(_BUFFER_MOVES, 4)
+    flat = np.empty(_BUFFER_MOVES * _FIELDS, np.int64)
+    return flat, flat.reshape(_BUFFER_MOVES, _FIELDS)
 
 
 def _move_for_key(key: int) -> Move:
@@ -63,7 +67,7 @@ def _move_for_key(key: int) -> Move:
     if move is None:
         if len(_MOVE_BY_KEY) >= _MOVE_CACHE_LIMIT:
             _MOVE_BY_KEY.clear()
-        move = _MOVE_BY_KEY[key] = Move._from_checked_path(decode_path(key))
+        move = _MOVE_BY_KEY[key] = Move._from_kernel_key(key)
     return move
 
 
@@ -102,6 +106,7 @@ class Board:
         """Plies since the last man move or capture (the forty-move rule counts these)."""
         self._stack: list[_Ply] = []
         self._legal_cache: _Legal | None = None
+        self._reply_count = -1  # legal moves here, if known without the cache
         self._buffer, self._buffer_rows = _new_buffer()
         self.legal_moves = LegalMoveView(self)
         """A live view of the legal moves: ``len``, ``in`` and iteration."""
@@ -143,28 +148,37 @@ class Board:
     def _legal(self) -> _Legal:
         legal = self._legal_cache
         if legal is None:
-            count = generate_into(self._black, self._white, self._kings, self._turn,
-                                  self._buffer_rows)
+            count = generate_with_reply_counts(self._black, self._white, self._kings,
+                                               self._turn, self._buffer_rows)
             if count >= 0:
-                rows = self._buffer[:4 * count].tolist()
+                rows = self._buffer[:_FIELDS * count].tolist()
             else:
-                rows = generate_moves(self._black, self._white, self._kings,
-                                      self._turn).ravel().tolist()
-            by_key = _MOVE_BY_KEY
-            offsets = {}
-            for offset in range(0, len(rows), 4):
-                key = rows[offset + 3]
-                offsets[by_key.get(key) or _move_for_key(key)] = offset
-            legal = self._legal_cache = _Legal(offsets, rows)
+                rows = self._rows_beyond_buffer()
+            keys = rows[3::_FIELDS]
+            try:
+                moves = list(map(_MOVE_BY_KEY.__getitem__, keys))
+            except KeyError:  # a route not seen before in this process
+                moves = list(map(_move_for_key, keys))
+            offsets = dict(zip(keys, range(0, len(rows), _FIELDS)))
+            legal = self._legal_cache = _Legal(moves, offsets, rows)
         return legal
+
+    def _rows_beyond_buffer(self) -> list[int]:
+        """The flat rows for a position with more moves than the buffer holds."""
+        rows = []
+        for black, white, kings, key in generate_moves(
+                self._black, self._white, self._kings, self._turn).tolist():
+            replies = count_moves(black, white, kings, self._turn ^ 1)
+            rows += [black, white, kings, key, int(replies)]
+        return rows
 
     def push(self, move: Move) -> None:
         """Make ``move``.
 
         :raises IllegalMoveError: the move is not legal here; the board is unchanged.
         """
-        legal = self._legal()
-        offset = legal.offsets.get(move)
+        legal = self._legal_cache or self._legal()
+        offset = legal.offsets.get(move._key) if isinstance(move, Move) else None
         if offset is None:
             raise self._illegal_move_error(move)
         rows = legal.rows
@@ -180,6 +194,7 @@ class Board:
         self._black = rows[offset]
         self._white = rows[offset + 1]
         self._kings = rows[offset + 2]
+        self._reply_count = rows[offset + 4]
         self._turn ^= 1
         self._legal_cache = None
 
@@ -228,7 +243,7 @@ class Board:
         for square in squares:
             if not 1 <= square <= 32:
                 raise InvalidMoveError(f"invalid move {text!r}: square {square} is not in 1-32")
-        legal = self._legal().offsets
+        legal = self._legal().moves
         matches = [move for move in legal if move.path == squares]
         if not matches:
             matches = [move for move in legal
@@ -250,7 +265,7 @@ class Board:
         return move
 
     def _illegal_move_error(self, move: object) -> IllegalMoveError:
-        legal = sorted(self._legal().offsets, key=lambda legal_move: legal_move.path)
+        legal = sorted(self._legal().moves, key=lambda legal_move: legal_move.path)
         if isinstance(move, (Move, str)):
             what = f"illegal move {str(move)!r}"
         else:
@@ -366,20 +381,22 @@ class LegalMoveView:
     def __len__(self) -> int:
         board = self._board
         if board._legal_cache is not None:
-            return len(board._legal_cache.offsets)
+            return len(board._legal_cache.moves)
+        if board._reply_count >= 0:
+            return board._reply_count
         return int(count_moves(board._black, board._white, board._kings, board._turn))
 
     def __bool__(self) -> bool:
         return len(self) > 0
 
     def __iter__(self) -> Iterator[Move]:
-        return iter(self._board._legal().offsets)
+        return iter(self._board._legal().moves)
 
     def __contains__(self, move: object) -> bool:
-        return move in self._board._legal().offsets
+        return isinstance(move, Move) and move._key in self._board._legal().offsets
 
     def __repr__(self) -> str:
-        moves = sorted(self._board._legal().offsets, key=lambda move: move.path)
+        moves = sorted(self._board._legal().moves, key=lambda move: move.path)
         return f"<LegalMoveView ({', '.join(map(str, moves))})>"
 
 

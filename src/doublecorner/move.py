@@ -7,6 +7,7 @@ from itertools import pairwise
 from typing import Any, NoReturn
 
 from doublecorner.errors import InvalidMoveError
+from doublecorner.kernel.encoding import decode_path, encode_path
 from doublecorner.squares import ADJACENT_PAIRS, JUMPED_SQUARE, Square
 
 _STEP_TEXT = re.compile(r"(\d{1,2})-(\d{1,2})")
@@ -29,18 +30,21 @@ class Move:
     Move(11, 15)
     """
 
-    __slots__ = ("path",)
+    __slots__ = ("_key", "path")
     path: tuple[Square, ...]
+    _key: int  # the kernel's name for this route, which boards look moves up by
 
     def __init__(self, *path: Square) -> None:
         _check_path(path)
         object.__setattr__(self, "path", path)
+        object.__setattr__(self, "_key", encode_path(path))
 
     @classmethod
-    def _from_checked_path(cls, path: tuple[Square, ...]) -> Move:
-        """Build a move from a path the kernel produced, skipping the checks."""
+    def _from_kernel_key(cls, key: int) -> Move:
+        """Build the move a kernel key names, skipping the checks."""
         move = object.__new__(cls)
-        object.__setattr__(move, "path", path)
+        object.__setattr__(move, "path", decode_path(key))
+        object.__setattr__(move, "_key", key)
         return move
 
     @classmethod

@@ -68,11 +68,19 @@ def board_perft(board: Board, depth: int) -> int:
     """
     if depth <= 0:
         return 1
+    legal_moves = board.legal_moves
     if depth == 1:
-        return len(board.legal_moves)
+        return len(legal_moves)
+    push, pop = board.push, board.pop
     leaves = 0
-    for move in board.legal_moves:
-        board.push(move)
+    if depth == 2:  # the last two plies inline: most of the calls are here
+        for move in legal_moves:
+            push(move)
+            leaves += len(legal_moves)
+            pop()
+        return leaves
+    for move in legal_moves:
+        push(move)
         leaves += board_perft(board, depth - 1)
-        board.pop()
+        pop()
     return leaves

@@ -36,3 +36,36 @@ def decode_path(key: int) -> tuple[int, ...]:
         index = int(LANDING[direction * 32 + index])
         path.append(index + 1)
     return tuple(path)
+
+
+def _build_direction_table() -> dict[tuple[int, int], int]:
+    directions = {}
+    for direction in range(4):
+        for index in range(32):
+            landing = int(LANDING[direction * 32 + index])
+            if landing >= 0:
+                directions[(index + 1, landing + 1)] = direction
+    return directions
+
+
+# The direction of the jump from one square (1..32) to another.
+_JUMP_DIRECTION = _build_direction_table()
+
+
+def encode_path(path: tuple[int, ...]) -> int:
+    """The key of the move along ``path``; the inverse of :func:`decode_path`.
+
+    ``path`` must be a step between adjacent squares or a chain of jumps.
+
+    >>> encode_path((9, 18, 25)) == 8 | (2 << 5) | (1 << 9) | (0 << 11)
+    True
+    >>> decode_path(encode_path((11, 15)))
+    (11, 15)
+    """
+    origin = path[0] - 1
+    if len(path) == 2 and (path[0], path[1]) not in _JUMP_DIRECTION:
+        return origin | ((path[1] - 1) << ROUTE_SHIFT)
+    key = origin | ((len(path) - 1) << JUMP_COUNT_SHIFT)
+    for jump, hop in enumerate(zip(path, path[1:])):
+        key |= _JUMP_DIRECTION[hop] << (ROUTE_SHIFT + 2 * jump)
+    return key
