@@ -399,7 +399,7 @@ def format_table(rows: Sequence[Sequence[str]], numeric: set[int]) -> list[str]:
     def line(row: Sequence[str]) -> str:
         cells = (
             cell.rjust(width) if column in numeric else cell.ljust(width)
-            for column, (cell, width) in enumerate(zip(row, widths))
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
         )
         return "  ".join(cells).rstrip()
 

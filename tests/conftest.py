@@ -29,7 +29,7 @@ def positions(draw: st.DrawFn, max_pieces: int = 24) -> Position:
         bit = 1 << index
         is_black = draw(st.booleans())
         is_king = draw(st.integers(0, 3)) == 0
-        if is_black and bit & BLACK_CROWN_ROW or not is_black and bit & WHITE_CROWN_ROW:
+        if (is_black and bit & BLACK_CROWN_ROW) or (not is_black and bit & WHITE_CROWN_ROW):
             is_king = True
         if is_black:
             black |= bit

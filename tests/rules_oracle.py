@@ -64,9 +64,9 @@ def _extend_jumps(board: Board, origin: int, path: tuple[int, ...], taken: froze
             continue
         went_on = True
         if not king and crowning(colour, to):
-            jumps.append(path + (to,))  # crowned: the move ends here
+            jumps.append((*path, to))  # crowned: the move ends here
         else:
-            _extend_jumps(board, origin, path + (to,), taken | {over}, jumps)
+            _extend_jumps(board, origin, (*path, to), taken | {over}, jumps)
     if not went_on and len(path) > 1:
         jumps.append(path)
 

@@ -159,7 +159,7 @@ class Board:
                 moves = list(map(_MOVE_BY_KEY.__getitem__, keys))
             except KeyError:  # a route not seen before in this process
                 moves = list(map(_move_for_key, keys))
-            offsets = dict(zip(keys, range(0, len(rows), _FIELDS)))
+            offsets = dict(zip(keys, range(0, len(rows), _FIELDS), strict=True))
             legal = self._legal_cache = _Legal(moves, offsets, rows)
         return legal
 
@@ -332,7 +332,7 @@ class Board:
         return False
 
     def can_claim_forty_move_rule(self) -> bool:
-        """Whether 80 plies without a man move or capture have passed or the next move completes them."""
+        """Whether 80 plies without a man move or capture are done, or the next move ends them."""
         if self.halfmove_clock >= FORTY_MOVE_PLIES:
             return True
         if self.halfmove_clock < FORTY_MOVE_PLIES - 1:

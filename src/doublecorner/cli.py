@@ -100,7 +100,7 @@ def _show(fen: str, *, flip: bool, numbers: bool) -> int:
     if numbers:
         key = square_numbers_diagram(flipped=flip).splitlines()
         diagram = "\n".join(f"{left:<24}{right}"
-                            for left, right in zip(diagram.splitlines(), key))
+                            for left, right in zip(diagram.splitlines(), key, strict=True))
     print(diagram)
     print(f"{position.turn} to move    {position.fen()}")
     return EXIT_OK

@@ -31,7 +31,7 @@ class Outcome:
     winner: Color | None
 
     def result(self) -> str:
-        """The PDN result: ``1-0`` when Black (the first player) wins, ``0-1`` White, else a draw."""
+        """The PDN result: ``1-0`` when Black (who moves first) wins, ``0-1`` White, else a draw."""
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner is Color.BLACK else "0-1"

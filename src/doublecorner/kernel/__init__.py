@@ -7,13 +7,13 @@ Every other layer (Board, perft, and later the engine and databases) calls these
 functions.
 """
 
+from doublecorner.kernel.encoding import decode_path
 from doublecorner.kernel.hashing import zobrist_key
 from doublecorner.kernel.movegen import (
     count_moves,
     generate_moves,
     has_captures,
 )
-from doublecorner.kernel.encoding import decode_path
 from doublecorner.kernel.perft import perft
 
 __all__ = [

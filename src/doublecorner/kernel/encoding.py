@@ -12,6 +12,8 @@ can hand moves to Python without building objects:
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from doublecorner.kernel.bits import LANDING
 
 JUMP_COUNT_SHIFT = 5
@@ -66,6 +68,6 @@ def encode_path(path: tuple[int, ...]) -> int:
     if len(path) == 2 and (path[0], path[1]) not in _JUMP_DIRECTION:
         return origin | ((path[1] - 1) << ROUTE_SHIFT)
     key = origin | ((len(path) - 1) << JUMP_COUNT_SHIFT)
-    for jump, hop in enumerate(zip(path, path[1:])):
+    for jump, hop in enumerate(pairwise(path)):
         key |= _JUMP_DIRECTION[hop] << (ROUTE_SHIFT + 2 * jump)
     return key

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from doublecorner._jit import kernel_function
-from doublecorner.kernel.bits import FULL
 from doublecorner.kernel.bitops import bit_index
+from doublecorner.kernel.bits import FULL
 
 
 def _splitmix64_table(count: int, seed: int) -> np.ndarray:
