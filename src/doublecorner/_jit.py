@@ -90,7 +90,8 @@ _WITHOUT_NRT = _without_nrt() if HAS_NUMBA else {}
 def _compile(func: F, *, inline: Literal["never", "always"], **options: bool) -> F:
     if not HAS_NUMBA:  # pragma: no cover
         return func
-    compiled = numba.njit(cache=True, nogil=True, inline=inline, **options)(func)
+    settings: dict[str, Any] = {"cache": True, "nogil": True, "inline": inline, **options}
+    compiled = numba.njit(**settings)(func)
     cache_file = getattr(getattr(compiled, "_cache", None), "_cache_file", None)
     if cache_file is not None and hasattr(cache_file, "_source_stamp"):
         cache_file._source_stamp = kernel_source_stamp()

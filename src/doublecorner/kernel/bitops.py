@@ -59,13 +59,13 @@ if HAS_NUMBA:
     @overload(popcount)
     def _popcount_compiled(bits: Any) -> Any:
         def implementation(bits: Any) -> Any:
-            return _ctpop(bits)
+            return _ctpop(bits)  # type: ignore[call-arg]  # numba supplies the context
 
         return implementation
 
     @overload(bit_index)
     def _bit_index_compiled(single_bit: Any) -> Any:
         def implementation(single_bit: Any) -> Any:
-            return _cttz(single_bit)
+            return _cttz(single_bit)  # type: ignore[call-arg]  # numba supplies the context
 
         return implementation

@@ -46,4 +46,4 @@ def zobrist_key(black: int, white: int, kings: int, turn: int) -> int:
             bit = pieces & -pieces
             pieces ^= bit
             key ^= ZOBRIST_PIECES[kind * 32 + bit_index(bit)]
-    return key
+    return int(key)
