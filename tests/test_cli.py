@@ -106,3 +106,9 @@ def test_deep_perft_reports_progress_per_root_move(monkeypatch: pytest.MonkeyPat
     status, out, err = run(capsys, "perft", "5")
     assert (status, out) == (0, "7361\n")
     assert "perft: 1/7 root moves counted" in err and "perft: 7/7 root moves counted" in err
+
+
+def test_help_returns_0_and_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--help")
+    assert status == 0
+    assert all(command in out for command in ("show", "moves", "perft"))

@@ -88,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("doublecorner: interrupted", file=sys.stderr)
         return EXIT_FAILURE
+    except SystemExit as exit_request:  # --help and --version end the parse early
+        return exit_request.code if isinstance(exit_request.code, int) else EXIT_OK
 
 
 def _sorted_moves(board: Board) -> list[str]:
