@@ -18,6 +18,7 @@ from doublecorner.errors import DraughtsError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.perft import divide, perft
 from doublecorner.position import Position
+from doublecorner.warmup import ensure_compiled
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 PROGRESS_FROM_DEPTH = 12  # deeper counts take seconds to hours
@@ -120,6 +121,7 @@ def _moves_from_stream(lines: TextIO, out: TextIO) -> int:
 
 def _perft(depth: int, fen: str, *, show_divide: bool) -> int:
     position = Position.from_fen(fen)
+    ensure_compiled()  # loading (or compiling) the kernel is not part of the count's time
     started = time.monotonic()
     if depth >= 1 and (show_divide or depth >= PROGRESS_FROM_DEPTH):
         # Split at the root so that long counts show progress on stderr.
