@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import array
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
 
 import numpy as np
 
@@ -17,17 +17,31 @@ from doublecorner.kernel.replies import generate_with_reply_counts
 from doublecorner.move import Move
 from doublecorner.outcome import Outcome, Termination
 from doublecorner.position import Piece, Position, piece_on
-from doublecorner.squares import Square
+from doublecorner.squares import ADJACENT_PAIRS, Square
 from doublecorner.warmup import ensure_compiled
 
 FORTY_MOVE_PLIES = 80  # 40 moves by each side
 _COLORS = (Color.BLACK, Color.WHITE)
 _MOVE_TEXT = re.compile(r"\d{1,2}(?:\s*[-xX:]\s*\d{1,2})+")
 
-# Moves named by kernel key: a key fixes the path whatever the position, so
-# each Move is built once and shared (cleared if it ever grows large).
-_MOVE_BY_KEY: dict[int, Move] = {}
-_MOVE_CACHE_LIMIT = 1 << 16
+class _MovesByKey(dict[int, Move]):
+    """Moves named by kernel key, each built on first use and then shared.
+
+    A key fixes the path whatever the position. Looking moves up here runs in
+    C (``map(moves.__getitem__, keys)``), building one calls Python only once
+    per route; the table is cleared if it ever grows large.
+    """
+
+    limit = 1 << 16
+
+    def __missing__(self, key: int) -> Move:
+        if len(self) >= self.limit:
+            self.clear()
+        move = self[key] = Move._from_kernel_key(key)
+        return move
+
+
+_MOVES_BY_KEY = _MovesByKey()
 _KEY_JUMPS_SHIFT = 5
 
 # The kernel writes each legal move as five ints (black, white, kings after the
@@ -36,39 +50,29 @@ _KEY_JUMPS_SHIFT = 5
 _BUFFER_MOVES = 64
 _FIELDS = 5
 
+# The legal moves of one position: their kernel keys, and the kernel's rows as
+# one flat array of ints, five per move, in the same order. Never changed once
+# built, so iterating is safe while moves are made.
+_Legal = tuple["array.array[int]", "array.array[int]"]
 
-class _Legal(NamedTuple):
-    """The legal moves of one position.
+# The board's state, in one tuple so that push and pop save and restore it in
+# one step: black, white, kings, turn (0 = Black), the forty-move count, and the
+# number of legal moves if the kernel has told (else -1).
+_State = tuple[int, int, int, int, int, int]
 
-    ``rows`` is the kernel's output as a flat list of ints, five per move;
-    ``offsets`` maps each move's kernel key to its row (ints hash in C, Moves
-    would call Python). Once built, nothing here changes, so iterating is safe
-    while moves are made.
+# What pop needs to undo a move: the state before it, the move, and the legal
+# moves it was chosen from.
+_Ply = tuple[_State, Move, _Legal]
+
+
+def _new_buffer(moves: int = _BUFFER_MOVES) -> tuple[array.array[int], np.ndarray]:
+    """A flat buffer for the kernel's output, and the same memory as numpy rows of five.
+
+    The kernel writes through the numpy view; Python copies a slice of the
+    ``array.array`` (faster than any numpy conversion to Python ints).
     """
-
-    moves: list[Move]
-    offsets: dict[int, int]
-    rows: list[int]
-
-
-# What pop needs to undo a move: the position, the forty-move count, the move
-# and the legal moves it was chosen from.
-_Ply = tuple[int, int, int, int, int, Move, _Legal]
-
-
-def _new_buffer() -> tuple[np.ndarray, np.ndarray]:
-    """A flat buffer for the kernel's output and the same memory seen as rows of four."""
-    flat = np.empty(_BUFFER_MOVES * _FIELDS, np.int64)
-    return flat, flat.reshape(_BUFFER_MOVES, _FIELDS)
-
-
-def _move_for_key(key: int) -> Move:
-    move = _MOVE_BY_KEY.get(key)
-    if move is None:
-        if len(_MOVE_BY_KEY) >= _MOVE_CACHE_LIMIT:
-            _MOVE_BY_KEY.clear()
-        move = _MOVE_BY_KEY[key] = Move._from_kernel_key(key)
-    return move
+    flat = array.array("q", bytes(8 * moves * _FIELDS))
+    return flat, np.frombuffer(flat, dtype=np.int64).reshape(moves, _FIELDS)
 
 
 class Board:
@@ -101,12 +105,9 @@ class Board:
 
     def _set_up(self, black: int, white: int, kings: int, turn: int) -> None:
         ensure_compiled()
-        self._black, self._white, self._kings, self._turn = black, white, kings, turn
-        self.halfmove_clock = 0
-        """Plies since the last man move or capture (the forty-move rule counts these)."""
+        self._state: _State = (black, white, kings, turn, 0, -1)
         self._stack: list[_Ply] = []
         self._legal_cache: _Legal | None = None
-        self._reply_count = -1  # legal moves here, if known without the cache
         self._buffer, self._buffer_rows = _new_buffer()
         self.legal_moves = LegalMoveView(self)
         """A live view of the legal moves: ``len``, ``in`` and iteration."""
@@ -116,27 +117,35 @@ class Board:
     @property
     def turn(self) -> Color:
         """The side to move."""
-        return _COLORS[self._turn]
+        return _COLORS[self._state[3]]
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last man move or capture (the forty-move rule counts these)."""
+        return self._state[4]
 
     def fen(self) -> str:
         """The canonical FEN of the position."""
-        return format_fen(self._black, self._white, self._kings, self._turn)
+        black, white, kings, turn = self._state[:4]
+        return format_fen(black, white, kings, turn)
 
     def position(self) -> Position:
         """An immutable snapshot of the position."""
-        return Position(self._black, self._white, self._kings, _COLORS[self._turn])
+        black, white, kings, turn = self._state[:4]
+        return Position(black, white, kings, _COLORS[turn])
 
     def zobrist_key(self) -> int:
         """A 64-bit Zobrist hash of the position and the side to move."""
-        key = zobrist_key(self._black, self._white, self._kings, self._turn)
-        return int(key) & (2**64 - 1)
+        black, white, kings, turn = self._state[:4]
+        return int(zobrist_key(black, white, kings, turn)) & (2**64 - 1)
 
     def piece_at(self, square: Square) -> Piece | None:
         """The piece on ``square`` (1-32), or ``None``.
 
         :raises InvalidSquareError: ``square`` is not in 1-32.
         """
-        return piece_on(self._black, self._white, self._kings, square)
+        black, white, kings = self._state[:3]
+        return piece_on(black, white, kings, square)
 
     def piece_map(self) -> dict[Square, Piece]:
         """Every occupied square and its piece."""
@@ -145,31 +154,24 @@ class Board:
 
     # -- moves --------------------------------------------------------------
 
+    def _legal_move_list(self) -> list[Move]:
+        return list(map(_MOVES_BY_KEY.__getitem__, self._legal()[0]))
+
     def _legal(self) -> _Legal:
         legal = self._legal_cache
         if legal is None:
-            count = generate_with_reply_counts(self._black, self._white, self._kings,
-                                               self._turn, self._buffer_rows)
-            if count >= 0:
-                rows = self._buffer[:_FIELDS * count].tolist()
-            else:
-                rows = self._rows_beyond_buffer()
-            keys = rows[3::_FIELDS]
-            try:
-                moves = list(map(_MOVE_BY_KEY.__getitem__, keys))
-            except KeyError:  # a route not seen before in this process
-                moves = list(map(_move_for_key, keys))
-            offsets = dict(zip(keys, range(0, len(rows), _FIELDS), strict=True))
-            legal = self._legal_cache = _Legal(moves, offsets, rows)
+            black, white, kings, turn = self._state[:4]
+            count = generate_with_reply_counts(black, white, kings, turn, self._buffer_rows)
+            rows = self._buffer[:_FIELDS * count] if count >= 0 else self._rows_beyond_buffer()
+            legal = self._legal_cache = (rows[3::_FIELDS], rows)
         return legal
 
-    def _rows_beyond_buffer(self) -> list[int]:
+    def _rows_beyond_buffer(self) -> array.array[int]:
         """The flat rows for a position with more moves than the buffer holds."""
-        rows = []
-        for black, white, kings, key in generate_moves(
-                self._black, self._white, self._kings, self._turn).tolist():
-            replies = count_moves(black, white, kings, self._turn ^ 1)
-            rows += [black, white, kings, key, int(replies)]
+        black, white, kings, turn = self._state[:4]
+        rows = array.array("q")
+        for after in generate_moves(black, white, kings, turn).tolist():
+            rows.extend([*after, int(count_moves(after[0], after[1], after[2], turn ^ 1))])
         return rows
 
     def push(self, move: Move) -> None:
@@ -178,24 +180,21 @@ class Board:
         :raises IllegalMoveError: the move is not legal here; the board is unchanged.
         """
         legal = self._legal_cache or self._legal()
-        offset = legal.offsets.get(move._key) if isinstance(move, Move) else None
-        if offset is None:
-            raise self._illegal_move_error(move)
-        rows = legal.rows
-        kings = self._kings
-        self._stack.append((self._black, self._white, kings, self._turn, self.halfmove_clock,
-                            move, legal))
+        keys, rows = legal
+        try:
+            offset = keys.index(move._key) * _FIELDS
+        except (AttributeError, ValueError):  # not a Move, or not a legal one
+            if not isinstance(move, Move):
+                raise TypeError(f"push() takes a Move, not {move!r}; use push_str() for "
+                                "text such as '11-15'") from None
+            raise self._illegal_move_error(str(move), is_capture=move.is_capture) from None
+        state = self._state
+        self._stack.append((state, move, legal))
         key = rows[offset + 3]
         # Only a king's step is reversible: a man's move or a capture resets the count.
-        if key >> _KEY_JUMPS_SHIFT & 15 == 0 and kings >> (key & 31) & 1:
-            self.halfmove_clock += 1
-        else:
-            self.halfmove_clock = 0
-        self._black = rows[offset]
-        self._white = rows[offset + 1]
-        self._kings = rows[offset + 2]
-        self._reply_count = rows[offset + 4]
-        self._turn ^= 1
+        reversible = key >> _KEY_JUMPS_SHIFT & 15 == 0 and state[2] >> (key & 31) & 1
+        self._state = (rows[offset], rows[offset + 1], rows[offset + 2], state[3] ^ 1,
+                       state[4] + 1 if reversible else 0, rows[offset + 4])
         self._legal_cache = None
 
     def pop(self) -> Move:
@@ -205,8 +204,7 @@ class Board:
         """
         if not self._stack:
             raise IndexError("pop from a board with no moves made")
-        (self._black, self._white, self._kings, self._turn, self.halfmove_clock, move,
-         self._legal_cache) = self._stack.pop()
+        self._state, move, self._legal_cache = self._stack.pop()
         return move
 
     def peek(self) -> Move:
@@ -216,12 +214,12 @@ class Board:
         """
         if not self._stack:
             raise IndexError("peek at a board with no moves made")
-        return self._stack[-1][5]
+        return self._stack[-1][1]
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves made so far, first to last (a copy)."""
-        return [ply[5] for ply in self._stack]
+        return [ply[1] for ply in self._stack]
 
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names.
@@ -243,7 +241,7 @@ class Board:
         for square in squares:
             if not 1 <= square <= 32:
                 raise InvalidMoveError(f"invalid move {text!r}: square {square} is not in 1-32")
-        legal = self._legal().moves
+        legal = self._legal_move_list()
         matches = [move for move in legal if move.path == squares]
         if not matches:
             matches = [move for move in legal
@@ -256,7 +254,8 @@ class Board:
             raise AmbiguousMoveError(
                 f"move {text!r} is ambiguous in {self.fen()}: it could be {routes}; "
                 "give the full path")
-        raise self._illegal_move_error(text)
+        is_capture = len(squares) > 2 or (squares[0], squares[1]) not in ADJACENT_PAIRS
+        raise self._illegal_move_error(text, is_capture=is_capture)
 
     def push_str(self, text: str) -> Move:
         """Parse ``text`` as with :meth:`parse_move`, make the move and return it."""
@@ -264,19 +263,16 @@ class Board:
         self.push(move)
         return move
 
-    def _illegal_move_error(self, move: object) -> IllegalMoveError:
-        legal = sorted(self._legal().moves, key=lambda legal_move: legal_move.path)
-        if isinstance(move, (Move, str)):
-            what = f"illegal move {str(move)!r}"
-        else:
-            what = f"illegal move {move!r} (expected a Move)"
+    def _illegal_move_error(self, text: str, *, is_capture: bool) -> IllegalMoveError:
+        legal = sorted(self._legal_move_list(), key=lambda legal_move: legal_move.path)
+        what = f"illegal move {text!r}"
         if not legal:
             return IllegalMoveError(f"{what} in {self.fen()}: {self.turn} has no legal moves")
         listed = " ".join(str(legal_move) for legal_move in legal[:20])
         if len(legal) > 20:
             listed += " ..."
         reason = ""
-        if legal[0].is_capture and not (isinstance(move, Move) and move.is_capture):
+        if legal[0].is_capture and not is_capture:
             reason = " (a capture is compulsory)"
         return IllegalMoveError(f"{what} in {self.fen()}{reason}; legal moves: {listed}")
 
@@ -284,11 +280,11 @@ class Board:
 
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the position (with the same side to move) has occurred ``count`` times."""
-        current = (self._black, self._white, self._kings, self._turn)
+        current = self._state[:4]
         seen = 1
         # Only positions since the last man move or capture can recur.
-        for ply in reversed(self._stack[len(self._stack) - self.halfmove_clock:]):
-            if ply[:4] == current:
+        for ply in reversed(self._stack[max(0, len(self._stack) - self.halfmove_clock):]):
+            if ply[0][:4] == current:
                 seen += 1
                 if seen >= count:
                     return True
@@ -304,7 +300,7 @@ class Board:
         outcome yet: :meth:`can_claim_draw` reports it.
         """
         if not self.legal_moves:
-            return Outcome(Termination.NO_MOVES, _COLORS[self._turn ^ 1])
+            return Outcome(Termination.NO_MOVES, _COLORS[self._state[3] ^ 1])
         if self.halfmove_clock >= FORTY_MOVE_PLIES:
             return Outcome(Termination.FORTY_MOVE_RULE, None)
         if self.is_repetition(3):
@@ -354,14 +350,15 @@ class Board:
     def copy(self, *, stack: bool = True) -> Board:
         """A copy of the board; with ``stack=False`` the copy has no history."""
         board = Board.from_position(self.position())
-        board.halfmove_clock = self.halfmove_clock
+        board._state = self._state
         if stack:
             board._stack = list(self._stack)
         board._legal_cache = self._legal_cache
         return board
 
     def __str__(self) -> str:
-        return board_diagram(self._black, self._white, self._kings)
+        black, white, kings = self._state[:3]
+        return board_diagram(black, white, kings)
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
@@ -380,23 +377,25 @@ class LegalMoveView:
 
     def __len__(self) -> int:
         board = self._board
-        if board._legal_cache is not None:
-            return len(board._legal_cache.moves)
-        if board._reply_count >= 0:
-            return board._reply_count
-        return int(count_moves(board._black, board._white, board._kings, board._turn))
+        legal = board._legal_cache
+        if legal is not None:
+            return len(legal[0])
+        state = board._state
+        if state[5] >= 0:  # counted by the kernel when the last move was made
+            return state[5]
+        return int(count_moves(state[0], state[1], state[2], state[3]))
 
     def __bool__(self) -> bool:
         return len(self) > 0
 
     def __iter__(self) -> Iterator[Move]:
-        return iter(self._board._legal().moves)
+        return map(_MOVES_BY_KEY.__getitem__, self._board._legal()[0])
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and move._key in self._board._legal().offsets
+        return isinstance(move, Move) and move._key in self._board._legal()[0]
 
     def __repr__(self) -> str:
-        moves = sorted(self._board._legal().moves, key=lambda move: move.path)
+        moves = sorted(self._board._legal_move_list(), key=lambda move: move.path)
         return f"<LegalMoveView ({', '.join(map(str, moves))})>"
 
 
