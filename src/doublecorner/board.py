@@ -53,7 +53,7 @@ _FIELDS = 5
 # The legal moves of one position: their kernel keys, and the kernel's rows as
 # one flat array of ints, five per move, in the same order. Never changed once
 # built, so iterating is safe while moves are made.
-_Legal = tuple["array.array[int]", "array.array[int]"]
+_Legal = tuple[list[int], "array.array[int]"]
 
 # The board's state, in one tuple so that push and pop save and restore it in
 # one step: black, white, kings, turn (0 = Black), the forty-move count, and the
@@ -163,7 +163,7 @@ class Board:
             black, white, kings, turn = self._state[:4]
             count = generate_with_reply_counts(black, white, kings, turn, self._buffer_rows)
             rows = self._buffer[:_FIELDS * count] if count >= 0 else self._rows_beyond_buffer()
-            legal = self._legal_cache = (rows[3::_FIELDS], rows)
+            legal = self._legal_cache = (rows[3::_FIELDS].tolist(), rows)
         return legal
 
     def _rows_beyond_buffer(self) -> array.array[int]:
