@@ -42,7 +42,6 @@ class _MovesByKey(dict[int, Move]):
 
 
 _MOVES_BY_KEY = _MovesByKey()
-_KEY_JUMPS_SHIFT = 5
 
 # The kernel writes each legal move as five ints (black, white, kings after the
 # move, its key, and the number of replies) into a buffer of this many moves;
@@ -51,9 +50,9 @@ _BUFFER_MOVES = 64
 _FIELDS = 5
 
 # The legal moves of one position: their kernel keys, and the kernel's rows as
-# one flat array of ints, five per move, in the same order. Never changed once
+# one flat list of ints, five per move, in the same order. Never changed once
 # built, so iterating is safe while moves are made.
-_Legal = tuple[list[int], "array.array[int]"]
+_Legal = tuple[list[int], list[int]]
 
 # The board's state, in one tuple so that push and pop save and restore it in
 # one step: black, white, kings, turn (0 = Black), the forty-move count, and the
@@ -92,6 +91,9 @@ class Board:
 
     :raises InvalidFenError: ``fen`` is not a valid FEN.
     """
+
+    # Slots make the attribute reads and writes of push and pop cheaper.
+    __slots__ = ("_buffer", "_buffer_rows", "_legal_cache", "_stack", "_state", "legal_moves")
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
         self._set_up(*parse_fen(STARTING_FEN if fen is None else fen))
@@ -162,16 +164,17 @@ class Board:
         if legal is None:
             black, white, kings, turn = self._state[:4]
             count = generate_with_reply_counts(black, white, kings, turn, self._buffer_rows)
-            rows = self._buffer[:_FIELDS * count] if count >= 0 else self._rows_beyond_buffer()
-            legal = self._legal_cache = (rows[3::_FIELDS].tolist(), rows)
+            rows = (self._buffer[:_FIELDS * count].tolist() if count >= 0
+                    else self._rows_beyond_buffer())
+            legal = self._legal_cache = (rows[3::_FIELDS], rows)
         return legal
 
-    def _rows_beyond_buffer(self) -> array.array[int]:
+    def _rows_beyond_buffer(self) -> list[int]:
         """The flat rows for a position with more moves than the buffer holds."""
         black, white, kings, turn = self._state[:4]
-        rows = array.array("q")
+        rows = []
         for after in generate_moves(black, white, kings, turn).tolist():
-            rows.extend([*after, int(count_moves(after[0], after[1], after[2], turn ^ 1))])
+            rows += [*after, int(count_moves(after[0], after[1], after[2], turn ^ 1))]
         return rows
 
     def push(self, move: Move) -> None:
@@ -182,7 +185,7 @@ class Board:
         legal = self._legal_cache or self._legal()
         keys, rows = legal
         try:
-            offset = keys.index(move._key) * _FIELDS
+            offset = keys.index(move._key) * 5  # _FIELDS, written out on this hot path
         except (AttributeError, ValueError):  # not a Move, or not a legal one
             if not isinstance(move, Move):
                 raise TypeError(f"push() takes a Move, not {move!r}; use push_str() for "
@@ -192,7 +195,8 @@ class Board:
         self._stack.append((state, move, legal))
         key = rows[offset + 3]
         # Only a king's step is reversible: a man's move or a capture resets the count.
-        reversible = key >> _KEY_JUMPS_SHIFT & 15 == 0 and state[2] >> (key & 31) & 1
+        # (key >> 5 & 15: the number of jumps; key & 31: the origin square's bit index)
+        reversible = key >> 5 & 15 == 0 and state[2] >> (key & 31) & 1
         self._state = (rows[offset], rows[offset + 1], rows[offset + 2], state[3] ^ 1,
                        state[4] + 1 if reversible else 0, rows[offset + 4])
         self._legal_cache = None
