@@ -21,9 +21,6 @@ ODD_NOT_A = 0xE0E0E0E0
 BLACK_CROWN_ROW = 0xF0000000  # squares 29-32
 WHITE_CROWN_ROW = 0x0000000F  # squares 1-4
 
-MAX_JUMPS = 12  # a move can take at most the opponent's twelve pieces
-
-SOUTH_WEST, SOUTH_EAST, NORTH_WEST, NORTH_EAST = 0, 1, 2, 3
 _DIRECTION_STEPS = ((1, -1), (1, 1), (-1, -1), (-1, 1))  # (row, file) deltas
 
 

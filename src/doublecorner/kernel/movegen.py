@@ -518,9 +518,3 @@ def count_moves(black: int, white: int, kings: int, turn: int) -> int:
     if turn == 0:
         return _count_moves_for(black, white, kings, 0)
     return _count_moves_for(black, white, kings, 1)
-
-
-@kernel_no_alloc
-def count_moves_into(black: int, white: int, kings: int, turn: int, scratch: np.ndarray) -> int:
-    """:func:`count_moves`; ``scratch`` is not used (counting needs no array any more)."""
-    return count_moves(black, white, kings, turn)
