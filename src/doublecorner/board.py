@@ -24,6 +24,7 @@ FORTY_MOVE_PLIES = 80  # 40 moves by each side
 _COLORS = (Color.BLACK, Color.WHITE)
 _MOVE_TEXT = re.compile(r"\d{1,2}(?:\s*[-xX:]\s*\d{1,2})+")
 
+
 class _MovesByKey(dict[int, Move]):
     """Moves named by kernel key, each built on first use and then shared.
 
