@@ -87,7 +87,7 @@ import importlib, json
 from doublecorner import Board
 Board()  # loads or compiles every kernel function
 stats = {}
-for name in ("movegen", "perft", "hashing"):
+for name in ("movegen", "perft", "hashing", "replies"):
     module = importlib.import_module("doublecorner.kernel." + name)
     for name, value in vars(module).items():
         if hasattr(value, "stats") and hasattr(value, "py_func") and value.signatures:
@@ -107,7 +107,7 @@ def test_compiled_kernel_is_cached_and_loads_in_a_fresh_process(tmp_path: Path) 
                             text=True, env=env, check=True, timeout=300)
     assert "compiling" not in second.stderr
     stats = json.loads(second.stdout)
-    assert {"generate_moves", "count_moves", "perft"} <= set(stats)
+    assert {"generate_moves", "count_moves", "perft", "generate_with_reply_counts"} <= set(stats)
     for name, (hits, misses) in stats.items():
         assert misses == 0 and hits >= 1, (name, hits, misses)
 

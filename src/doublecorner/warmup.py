@@ -46,7 +46,10 @@ def ensure_compiled() -> None:
 
 
 def _touch_every_kernel_function() -> None:
+    import numpy as np
+
     from doublecorner import kernel
+    from doublecorner.kernel.replies import REPLY_COUNT_FIELD, generate_with_reply_counts
 
     black, white, turn = (1 << 12) - 1, 0xFFFFFFFF ^ ((1 << 20) - 1), 0
     kernel.generate_moves(black, white, 0, turn)
@@ -54,3 +57,6 @@ def _touch_every_kernel_function() -> None:
     kernel.has_captures(black, white, 0, turn)
     kernel.zobrist_key(black, white, 0, turn)
     kernel.perft(black, white, 0, turn, 2)
+    # What Board calls for its legal moves: rows with a reply count, as Board passes them.
+    generate_with_reply_counts(black, white, 0, turn,
+                               np.empty((64, REPLY_COUNT_FIELD + 1), np.int64))
