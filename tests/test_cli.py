@@ -102,7 +102,7 @@ def test_console_script_runs_as_a_module() -> None:
 
 def test_deep_perft_reports_progress_per_root_move(monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("doublecorner.cli.PROGRESS_FROM_DEPTH", 4)
+    monkeypatch.setattr("doublecorner.cli.rules.PROGRESS_FROM_DEPTH", 4)
     status, out, err = run(capsys, "perft", "5")
     assert (status, out) == (0, "7361\n")
     assert "perft: 1/7 root moves counted" in err and "perft: 7/7 root moves counted" in err

@@ -226,6 +226,14 @@ class Board:
         """The moves made so far, first to last (a copy)."""
         return [ply[1] for ply in self._stack]
 
+    def position_history(self) -> list[Position]:
+        """The positions before each move made so far, first to last (not the current one).
+
+        This is what an engine needs beside :attr:`position` to see repetitions.
+        """
+        return [Position(state[0], state[1], state[2], _COLORS[state[3]])
+                for state, _, _ in self._stack]
+
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names.
 

@@ -13,6 +13,7 @@ import functools
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from doublecorner._jit import HAS_NUMBA
 
@@ -23,7 +24,19 @@ NOTICE_AFTER_SECONDS = 2.0  # a cache load takes well under this
 
 @functools.cache
 def ensure_compiled() -> None:
-    """Compile or load every kernel function once per process."""
+    """Compile or load every kernel function of the rules once per process."""
+    _load_announced("the move generator", _touch_every_kernel_function)
+
+
+@functools.cache
+def ensure_engine_compiled() -> None:
+    """Compile or load the engine's evaluation and search once per process."""
+    ensure_compiled()
+    _load_announced("the engine", _touch_engine_functions)
+
+
+def _load_announced(what: str, load: Callable[[], None]) -> None:
+    """Run ``load``, logging a notice if it takes long enough to look frozen."""
     if not HAS_NUMBA:  # pragma: no cover - the plain-Python kernel needs no compiling
         return
     started = time.monotonic()
@@ -31,14 +44,14 @@ def ensure_compiled() -> None:
 
     def announce() -> None:
         announced.set()
-        logger.warning("doublecorner: compiling the move generator with numba "
-                       "(first run after install, about a minute; cached afterwards)...")
+        logger.warning("doublecorner: compiling %s with numba "
+                       "(first run after install, about a minute; cached afterwards)...", what)
 
     timer = threading.Timer(NOTICE_AFTER_SECONDS, announce)
     timer.daemon = True
     timer.start()
     try:
-        _touch_every_kernel_function()
+        load()
     finally:
         timer.cancel()
     if announced.is_set():
@@ -60,3 +73,17 @@ def _touch_every_kernel_function() -> None:
     # What Board calls for its legal moves: rows with a reply count, as Board passes them.
     generate_with_reply_counts(black, white, 0, turn,
                                np.empty((64, REPLY_COUNT_FIELD + 1), np.int64))
+
+
+def _touch_engine_functions() -> None:
+    import numpy as np
+
+    from doublecorner import kernel
+    from doublecorner.engine.search import Engine
+    from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluation_features
+
+    evaluation_features(0x1, 0x10000000, 0, 0, np.zeros(FEATURE_COUNT, np.float64))
+    # One shallow iteration compiles search_window with the engine's own arrays.
+    black, white = 0x1, 0x10000000
+    Engine(hash_mb=1)._iterate(black, white, 0, 0, kernel.zobrist_key(black, white, 0, 0), 0,
+                               np.zeros(0, np.int64), 2, 0)

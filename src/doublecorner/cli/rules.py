@@ -1,18 +1,14 @@
-"""The ``doublecorner`` command: a thin adapter from the shell to the library.
-
-Results go to stdout, diagnostics to stderr; exit status 0 on success, 1 when
-the work failed, 2 for bad input (with a one-line message, no traceback).
-"""
+"""Subcommands about the rules: ``show``, ``moves`` and ``perft``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import time
-from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from typing import Any, TextIO
 
 from doublecorner.board import Board
+from doublecorner.cli.common import EXIT_OK, UsageError
 from doublecorner.diagram import board_diagram, square_numbers_diagram
 from doublecorner.errors import DraughtsError
 from doublecorner.fen import STARTING_FEN
@@ -20,29 +16,17 @@ from doublecorner.perft import divide, perft
 from doublecorner.position import Position
 from doublecorner.warmup import ensure_compiled
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 PROGRESS_FROM_DEPTH = 12  # deeper counts take seconds to hours
 
 
-class UsageError(Exception):
-    """Bad command-line input, reported in one line with exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="doublecorner",
-                     description="English draughts (American checkers) tools.")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
+def add_parsers(commands: Any) -> None:
+    """Register ``show``, ``moves`` and ``perft`` on the subcommand parsers."""
     show = commands.add_parser("show", help="print the board of a position")
     show.add_argument("fen", nargs="?", default=STARTING_FEN, help="a FEN (default: start)")
     show.add_argument("--flip", action="store_true", help="Black at the bottom")
     show.add_argument("--numbers", action="store_true",
                       help="also print the square numbers beside the board")
+    show.set_defaults(run=lambda a: _show(a.fen, flip=a.flip, numbers=a.numbers))
 
     moves = commands.add_parser(
         "moves", help="list the legal moves of a position, one per line, sorted",
@@ -50,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "its legal moves on one line separated by spaces (empty when none).")
     moves.add_argument("fen", nargs="?", default=STARTING_FEN,
                        help="a FEN (default: start), or - to read FENs from stdin")
+    moves.set_defaults(run=lambda a: _moves(a.fen))
 
     perft_command = commands.add_parser(
         "perft", help="count the leaves of the move tree to a depth",
@@ -58,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     perft_command.add_argument("--fen", default=STARTING_FEN, help="start FEN (default: start)")
     perft_command.add_argument("--divide", action="store_true",
                                help="first print 'move count' for each legal move")
-    return parser
+    perft_command.set_defaults(run=lambda a: _perft(a.depth, a.fen, show_divide=a.divide))
 
 
 def _depth(text: str) -> int:
@@ -71,26 +56,11 @@ def _depth(text: str) -> int:
     return depth
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    try:
-        arguments = build_parser().parse_args(argv)
-        if arguments.command == "show":
-            return _show(arguments.fen, flip=arguments.flip, numbers=arguments.numbers)
-        if arguments.command == "moves":
-            if arguments.fen == "-":
-                return _moves_from_stream(sys.stdin, sys.stdout)
-            print("\n".join(_sorted_moves(Board(arguments.fen))))
-            return EXIT_OK
-        return _perft(arguments.depth, arguments.fen, show_divide=arguments.divide)
-    except (UsageError, DraughtsError) as error:
-        print(f"doublecorner: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("doublecorner: interrupted", file=sys.stderr)
-        return EXIT_FAILURE
-    except SystemExit as exit_request:  # --help and --version end the parse early
-        return exit_request.code if isinstance(exit_request.code, int) else EXIT_OK
+def _moves(fen: str) -> int:
+    if fen == "-":
+        return _moves_from_stream(sys.stdin, sys.stdout)
+    print("\n".join(_sorted_moves(Board(fen))))
+    return EXIT_OK
 
 
 def _sorted_moves(board: Board) -> list[str]:
@@ -142,7 +112,3 @@ def _perft(depth: int, fen: str, *, show_divide: bool) -> int:
 
 def _root_progress(done: int, total: int) -> None:
     print(f"perft: {done}/{total} root moves counted", file=sys.stderr, flush=True)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

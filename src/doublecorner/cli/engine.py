@@ -1,0 +1,156 @@
+"""Subcommands that run the engine on one position: ``analyse`` and ``bestmove``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from typing import Any
+
+from doublecorner.board import Board
+from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, positive_float, positive_int
+from doublecorner.engine import Engine, InfoCallback, Limit, SearchResult
+from doublecorner.engine.limit import MAX_DEPTH
+from doublecorner.fen import STARTING_FEN
+
+DEFAULT_SECONDS = 5.0
+DEFAULT_HASH_MB = 64
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``analyse`` and ``bestmove``."""
+    analyse = commands.add_parser(
+        "analyse", aliases=["analyze"], help="search a position, one line per finished depth",
+        description="Print one line per finished depth: depth, selective depth, score "
+                    "(hundredths of a man for the side to move, or 'win in N' plies), nodes, "
+                    "nodes/s and the principal variation.")
+    _add_search_options(analyse)
+    analyse.add_argument("--json", action="store_true",
+                         help="one JSON object per depth, then one with the best move")
+    analyse.set_defaults(run=_analyse)
+
+    bestmove = commands.add_parser("bestmove", help="print only the engine's move")
+    _add_search_options(bestmove)
+    bestmove.set_defaults(run=_bestmove)
+
+
+def _add_search_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("fen", nargs="?", default=STARTING_FEN, help="a FEN (default: start)")
+    parser.add_argument("--moves", default="", metavar="MOVES",
+                        help="moves to play from the FEN first, e.g. '11-15 23-19'")
+    limits = parser.add_mutually_exclusive_group()
+    limits.add_argument("--time", type=positive_float, metavar="S",
+                        help=f"seconds to think (default: {DEFAULT_SECONDS:g})")
+    limits.add_argument("--depth", type=positive_int, metavar="D", help="plies to search")
+    limits.add_argument("--nodes", type=positive_int, metavar="N", help="nodes to search")
+    parser.add_argument("--hash", type=positive_int, default=DEFAULT_HASH_MB, metavar="MB",
+                        help=f"transposition table size (default: {DEFAULT_HASH_MB})")
+
+
+def board_from_arguments(fen: str, moves: str) -> Board:
+    """The board at ``fen`` after ``moves`` (space-separated, full or short form)."""
+    board = Board(fen)
+    for number, text in enumerate(moves.split(), start=1):
+        try:
+            board.push_str(text)
+        except ValueError as error:
+            raise UsageError(f"--moves, move {number}: {error}") from None
+    return board
+
+
+def limit_from_arguments(arguments: argparse.Namespace) -> Limit:
+    if arguments.depth is not None:
+        if arguments.depth > MAX_DEPTH:
+            raise UsageError(f"--depth must be at most {MAX_DEPTH}, not {arguments.depth}")
+        return Limit(depth=arguments.depth)
+    if arguments.nodes is not None:
+        return Limit(nodes=arguments.nodes)
+    return Limit(time=arguments.time or DEFAULT_SECONDS)
+
+
+def run_search(engine: Engine, board: Board, limit: Limit,
+               on_info: InfoCallback | None = None) -> SearchResult:
+    """Search in a worker thread, so that Ctrl-C stops the search and keeps its result.
+
+    The compiled search holds the main thread without running Python, which
+    would delay the KeyboardInterrupt until the search ends by itself.
+    """
+    results: list[SearchResult] = []
+    failures: list[BaseException] = []
+
+    def search() -> None:
+        try:
+            results.append(engine.search(board.position(), limit,
+                                         history=board.position_history(),
+                                         halfmove_clock=board.halfmove_clock, on_info=on_info))
+        except BaseException as error:  # handed to the main thread below
+            failures.append(error)
+
+    worker = threading.Thread(target=search, name="doublecorner-search", daemon=True)
+    worker.start()
+    interrupted = False
+    while worker.is_alive():
+        try:
+            worker.join(0.05)
+        except KeyboardInterrupt:
+            interrupted = True
+            engine.stop()
+    if failures:
+        raise failures[0]
+    if interrupted:
+        print("doublecorner: search stopped", file=sys.stderr)
+    return results[0]
+
+
+def format_info(result: SearchResult) -> str:
+    """One line of ``analyse`` output."""
+    pv = " ".join(str(move) for move in result.pv)
+    return (f"depth {result.depth} seldepth {result.seldepth} score {result.score} "
+            f"nodes {result.nodes} nps {result.nps} time {result.seconds:.3f} pv {pv}")
+
+
+def info_json(result: SearchResult) -> dict[str, Any]:
+    return {
+        "depth": result.depth,
+        "seldepth": result.seldepth,
+        "score": result.score.as_json(),
+        "nodes": result.nodes,
+        "nps": result.nps,
+        "time": round(result.seconds, 4),
+        "pv": [str(move) for move in result.pv],
+    }
+
+
+def _analyse(arguments: argparse.Namespace) -> int:
+    board = board_from_arguments(arguments.fen, arguments.moves)
+    engine = Engine(hash_mb=arguments.hash)
+    if arguments.json:
+        def on_info(result: SearchResult) -> None:
+            print(json.dumps(info_json(result)), flush=True)
+    else:
+        def on_info(result: SearchResult) -> None:
+            print(format_info(result), flush=True)
+    result = run_search(engine, board, limit_from_arguments(arguments), on_info)
+    if result.move is None:
+        return _no_move(board)
+    if arguments.json:
+        print(json.dumps({"bestmove": str(result.move), **info_json(result)}))
+    else:
+        print(f"bestmove {result.move}")
+    return EXIT_OK
+
+
+def _bestmove(arguments: argparse.Namespace) -> int:
+    board = board_from_arguments(arguments.fen, arguments.moves)
+    result = run_search(Engine(hash_mb=arguments.hash), board, limit_from_arguments(arguments))
+    if result.move is None:
+        return _no_move(board)
+    print(result.move)
+    return EXIT_OK
+
+
+def _no_move(board: Board) -> int:
+    print(f"doublecorner: {board.turn} has no legal move (the game is lost): {board.fen()}",
+          file=sys.stderr)
+    return EXIT_FAILURE

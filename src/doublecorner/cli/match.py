@@ -1,0 +1,125 @@
+"""The ``match`` subcommand: two players over the ACF three-move ballot deck."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from doublecorner.cli.common import EXIT_OK, UsageError, positive_float, positive_int
+from doublecorner.engine import Limit
+from doublecorner.match import (
+    EnginePlayer,
+    GameRecord,
+    Player,
+    parse_player,
+    run_match,
+    score_of,
+    three_move_deck,
+)
+from doublecorner.match.ballots import Ballot
+
+DEFAULT_SECONDS = 0.1
+PLAYER_HELP = ("a player: engine[:time=S|depth=D,hash=MB,name=N], random[:seed=N], "
+               "pydraughts[:python=PATH,time=S] or openspiel[:python=PATH,time=S]; "
+               "the peers run under the given Python, where their package is installed")
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``match``."""
+    match = commands.add_parser(
+        "match", help="play two players over the three-move ballot deck",
+        description="Each opening of the ACF 156-opening deck is played twice, colours "
+                    "reversed. Games are judged by the rules (no moves loses; threefold "
+                    "repetition and the 40-move rule draw); a player that fails or plays an "
+                    "illegal move loses. Prints one line per game and the result for the "
+                    "first player: wins/draws/losses, score, Elo difference with its 95% "
+                    "interval, and the likelihood of superiority.")
+    match.add_argument("first", help=PLAYER_HELP)
+    match.add_argument("second", help="the opponent, in the same form")
+    limits = match.add_mutually_exclusive_group()
+    limits.add_argument("--time", type=positive_float, metavar="S",
+                        help=f"seconds per move (default: {DEFAULT_SECONDS:g})")
+    limits.add_argument("--depth", type=positive_int, metavar="D",
+                        help="fixed depth for the engine (peers still get --time's default)")
+    match.add_argument("--openings", default="1-156", metavar="RANGE",
+                       help="which ballots, by number: e.g. 1-156 (default), 1-10, 7")
+    match.add_argument("--concurrency", type=positive_int, default=1, metavar="K",
+                       help="games at a time (each engine uses one core)")
+    match.add_argument("--pdn", type=Path, metavar="FILE", help="write every game as PDN")
+    match.add_argument("--quiet", action="store_true", help="no line per game")
+    match.set_defaults(run=_match)
+
+
+def parse_openings(text: str, deck: tuple[Ballot, ...]) -> list[Ballot]:
+    """The ballots a range such as ``1-10`` or ``7`` names.
+
+    >>> [ballot.number for ballot in parse_openings("3-5", three_move_deck())]
+    [3, 4, 5]
+    """
+    first, dash, last = text.partition("-")
+    try:
+        low = int(first)
+        high = int(last) if dash else low
+    except ValueError:
+        raise UsageError(f"--openings must be N or N-M, not {text!r}") from None
+    if not 1 <= low <= high <= len(deck):
+        raise UsageError(f"--openings {text!r} is outside 1-{len(deck)}")
+    return list(deck[low - 1:high])
+
+
+def _match(arguments: argparse.Namespace) -> int:
+    ballots = parse_openings(arguments.openings, three_move_deck())
+    movetime = arguments.time or DEFAULT_SECONDS
+    limit = Limit(depth=arguments.depth) if arguments.depth else Limit(time=movetime)
+
+    def factory(spec: str) -> Player:
+        return parse_player(spec, default_limit=limit, movetime=movetime)
+
+    for spec in (arguments.first, arguments.second):  # fail early on a bad spec
+        factory(spec).close()
+    total = 2 * len(ballots)
+    pdn_file = arguments.pdn.open("w", encoding="utf-8") if arguments.pdn else None
+    started = time.monotonic()
+    done: list[GameRecord] = []
+    engines: list[EnginePlayer] = []
+
+    def make(spec: str) -> Player:
+        player = factory(spec)
+        if isinstance(player, EnginePlayer):
+            engines.append(player)
+        return player
+
+    def on_game(record: GameRecord) -> None:
+        done.append(record)
+        if pdn_file is not None:
+            pdn_file.write(record.pdn(event="doublecorner match") + "\n")
+            pdn_file.flush()
+        if not arguments.quiet:
+            print(f"game {record.number:>3} ({len(done)}/{total}) ballot {record.ballot.number:>3}"
+                  f" [{record.ballot}] {record.black} - {record.white}: {record.result} "
+                  f"({record.reason}, {len(record.moves)} plies"
+                  + (f", {record.fallback_moves} fallback moves" if record.fallback_moves else "")
+                  + f")   running: {score_of(done).summary()}", flush=True)
+
+    try:
+        records = run_match(lambda: make(arguments.first), lambda: make(arguments.second),
+                            ballots, concurrency=arguments.concurrency, on_game=on_game)
+    finally:
+        if pdn_file is not None:
+            pdn_file.close()
+    score = score_of(records)
+    elapsed = time.monotonic() - started
+    print(f"{arguments.first} vs {arguments.second}: {len(records)} games in {elapsed:.0f} s")
+    print(score.summary())
+    fallbacks = sum(record.fallback_moves for record in records)
+    if fallbacks:
+        print(f"{fallbacks} moves were played at random for a player that produced none")
+    nodes = sum(engine.nodes for engine in engines)
+    seconds = sum(engine.seconds for engine in engines)
+    if seconds > 0:
+        print(f"engine: {nodes} nodes in {seconds:.1f} s searching "
+              f"({nodes / seconds:,.0f} nodes/s)", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,432 @@
+"""The ``play`` subcommand: a game against the engine at the terminal.
+
+:class:`PlaySession` holds the game and reads the human's lines from any text
+stream, so that tests drive it with :class:`io.StringIO`; the subcommand
+connects it to stdin and stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from doublecorner.board import Board
+from doublecorner.cli.common import EXIT_OK, positive_float, positive_int
+from doublecorner.cli.engine import DEFAULT_HASH_MB, run_search
+from doublecorner.color import Color
+from doublecorner.diagram import board_diagram, square_numbers_diagram
+from doublecorner.engine import Engine, Limit, SearchResult
+from doublecorner.errors import DraughtsError, EngineError
+from doublecorner.fen import STARTING_FEN
+from doublecorner.outcome import Termination
+from doublecorner.pdn import write_game
+
+# Plies searched at each level. Fixed depths make a level play the same on any
+# machine; above depth 15 an opening move takes seconds (depth 20: half a minute).
+LEVEL_DEPTHS = (1, 2, 3, 4, 6, 8, 10, 12, 15, 18)
+DEFAULT_LEVEL = 6
+# The engine takes a draw unless it thinks it is ahead by more than this many
+# hundredths of a man: small evaluation noise should not make it refuse a dead draw.
+DRAW_ACCEPT_MAX_SCORE = 10
+HUMAN_NAME = "human"
+EVENT = "doublecorner play"
+
+COMMANDS_HELP = """\
+Type a move as its squares: 11-15, 9x18x27, or just the ends of a capture, 9x27.
+commands:
+  moves       list the legal moves
+  hint        ask the engine for a move
+  undo        take back your last move and the engine's reply
+  draw        offer a draw (accepted when the engine is not ahead by more than 0.10)
+  resign      give up the game
+  flip        turn the board around
+  board       show the board again
+  fen         print the position as FEN
+  save FILE   write the game so far as PDN
+  new         start again from the first position, same colours
+  help        this list
+  quit        leave (end of input does the same)"""
+
+
+def _level_table() -> str:
+    levels = "".join(f"{level:>4}" for level in range(1, len(LEVEL_DEPTHS) + 1))
+    depths = "".join(f"{depth:>4}" for depth in LEVEL_DEPTHS)
+    return f"  level{levels}\n  plies{depths}"
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``play``."""
+    play = commands.add_parser(
+        "play", help="play a game against the engine in the terminal",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play against the engine: the board is shown before each of your\n"
+                    "moves; type a move or a command at the prompt.\n\n"
+                    f"strength: --level N searches a fixed number of plies per move\n"
+                    f"{_level_table()}\n"
+                    "or --time S gives the engine S seconds per move.\n\n" + COMMANDS_HELP)
+    play.add_argument("--color", "--colour", choices=("black", "white", "random"),
+                      default="black", help="your side (default: black, who moves first)")
+    strength = play.add_mutually_exclusive_group()
+    strength.add_argument("--level", type=_level, metavar="N",
+                          help=f"engine strength 1-{len(LEVEL_DEPTHS)}, see the table above "
+                               f"(default: {DEFAULT_LEVEL})")
+    strength.add_argument("--time", type=positive_float, metavar="S",
+                          help="seconds the engine thinks per move, instead of a level")
+    play.add_argument("--fen", default=STARTING_FEN, help="start position (default: start)")
+    play.add_argument("--flip", action="store_true",
+                      help="start with the engine's side at the bottom (default: yours)")
+    play.add_argument("--numbers", action="store_true",
+                      help="show the square numbers beside the board")
+    play.add_argument("--hash", type=positive_int, default=DEFAULT_HASH_MB, metavar="MB",
+                      help=f"transposition table size (default: {DEFAULT_HASH_MB})")
+    play.set_defaults(run=_play)
+
+
+def _level(text: str) -> int:
+    expected = f"expected a level from 1 to {len(LEVEL_DEPTHS)}"
+    try:
+        level = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{expected}, not {text!r}") from None
+    if not 1 <= level <= len(LEVEL_DEPTHS):
+        raise argparse.ArgumentTypeError(f"{expected}, not {level}")
+    return level
+
+
+def _play(arguments: argparse.Namespace) -> int:
+    board = Board(arguments.fen)
+    if arguments.color == "random":
+        human = random.choice((Color.BLACK, Color.WHITE))
+    else:
+        human = Color[arguments.color.upper()]
+    if arguments.time is not None:
+        strength = Strength.from_seconds(arguments.time)
+    else:
+        strength = Strength.from_level(arguments.level or DEFAULT_LEVEL)
+    session = PlaySession(board, human=human, engine=Engine(hash_mb=arguments.hash),
+                          strength=strength, flipped=(human is Color.BLACK) != arguments.flip,
+                          numbers=arguments.numbers)
+    return session.run(sys.stdin, sys.stdout)
+
+
+class LineReader(Protocol):
+    """Where a session reads the human's lines: a text stream such as stdin."""
+
+    def readline(self) -> str:
+        """The next line with its newline, or ``""`` at the end of the input."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Strength:
+    """How the engine plays: the limit of each of its searches, and how to name it.
+
+    >>> strength = Strength.from_level(6)
+    >>> strength.limit.depth, strength.name
+    (8, 'level 6')
+    >>> Strength.from_seconds(0.5).name
+    '0.5 s per move'
+    """
+
+    limit: Limit
+    name: str
+
+    @classmethod
+    def from_level(cls, level: int) -> Strength:
+        """A level of :data:`LEVEL_DEPTHS`, 1 (weakest) to 10.
+
+        :raises EngineError: ``level`` is not one of the levels.
+        """
+        if not 1 <= level <= len(LEVEL_DEPTHS):
+            raise EngineError(f"level must be from 1 to {len(LEVEL_DEPTHS)}, not {level}")
+        return cls(Limit(depth=LEVEL_DEPTHS[level - 1]), f"level {level}")
+
+    @classmethod
+    def from_seconds(cls, seconds: float) -> Strength:
+        """``seconds`` of thought per move.
+
+        :raises EngineError: ``seconds`` is not a positive number.
+        """
+        return cls(Limit(time=seconds), f"{seconds:g} s per move")
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a game ended: the winner (``None`` for a draw) and why, in words.
+
+    >>> Ending(Color.WHITE, "Black resigns").result
+    '0-1'
+    """
+
+    winner: Color | None
+    reason: str
+
+    @property
+    def result(self) -> str:
+        """The PDN result: ``1-0`` when Black won, ``0-1`` White, ``1/2-1/2`` a draw."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner is Color.BLACK else "0-1"
+
+
+class PlaySession:
+    """A game between a human, who types at a prompt, and the engine.
+
+    The game starts where ``board`` stands; moves already made on it count for
+    repetitions and are saved, but ``undo`` and ``new`` go back no further.
+    ``flipped`` shows Black at the bottom of the board (White is there otherwise).
+
+    >>> import io
+    >>> session = PlaySession(Board("B:W18:B"), human=Color.BLACK, engine=Engine(hash_mb=1),
+    ...                       strength=Strength.from_level(1), flipped=True, numbers=False)
+    >>> out = io.StringIO()
+    >>> session.run(io.StringIO("quit\\n"), out)
+    0
+    >>> print(out.getvalue())  # doctest: +ELLIPSIS
+    You play Black against doublecorner (level 1). Type 'help' for the commands.
+    ...
+    game over: 0-1 (Black has no legal moves; you lose)
+    ...
+    """
+
+    def __init__(self, board: Board, *, human: Color, engine: Engine, strength: Strength,
+                 flipped: bool, numbers: bool) -> None:
+        self.board = board
+        self.human = human
+        self.engine = engine
+        self.strength = strength
+        self.flipped = flipped
+        self.numbers = numbers
+        self._start = board.copy()  # what `new` goes back to
+        root = board.copy()
+        while root.move_stack:
+            root.pop()
+        # PDN and move numbers count from the first position of the board's history.
+        self._root_fen, self._root_turn = root.fen(), root.turn
+        self._agreed: Ending | None = None  # a resignation or an accepted draw
+        self._announced = False
+        self._board_is_stale = True
+        self._out: TextIO = sys.stdout
+
+    @property
+    def engine_name(self) -> str:
+        """The engine's name in messages and in the PDN tags."""
+        return f"doublecorner ({self.strength.name})"
+
+    def ending(self) -> Ending | None:
+        """How the game has ended, by the rules or by the players, or ``None``."""
+        if self._agreed is not None:
+            return self._agreed
+        outcome = self.board.outcome()
+        if outcome is None:
+            return None
+        if outcome.termination is Termination.NO_MOVES:
+            return Ending(outcome.winner, f"{self.board.turn} has no legal moves")
+        if outcome.termination is Termination.FORTY_MOVE_RULE:
+            return Ending(None, "draw by the forty-move rule")
+        return Ending(None, "draw by threefold repetition")
+
+    def run(self, lines: LineReader, out: TextIO) -> int:
+        """Play until ``quit`` or the end of ``lines``; returns the exit status (0).
+
+        :raises DraughtsError: the engine failed.
+        """
+        self._out = out
+        self._say(f"You play {self.human} against {self.engine_name}. "
+                  "Type 'help' for the commands.")
+        while True:
+            ending = self.ending()
+            if ending is None and self.board.turn is not self.human:
+                self._engine_move()
+                continue
+            if self._board_is_stale:
+                self._show_board()
+            if ending is not None and not self._announced:
+                self._announce(ending)
+            out.write("game over> " if ending is not None
+                      else f"move {self._move_number()}, {self.board.turn}> ")
+            out.flush()
+            line = lines.readline()
+            if not line:  # end of input: leave as quietly as `quit`
+                out.write("\n")
+                return EXIT_OK
+            if not self._handle(line.strip(), ending):
+                return EXIT_OK
+
+    # -- the human's input ---------------------------------------------------
+
+    def _handle(self, line: str, ending: Ending | None) -> bool:
+        """Act on one line; ``False`` ends the session."""
+        word, _, argument = line.partition(" ")
+        word, argument = word.lower(), argument.strip()
+        if not word:
+            return True
+        if word in ("quit", "exit"):
+            return False
+        if word == "save":
+            self._save(argument)
+            return True
+        if word[0].isdigit():
+            if ending is not None:
+                self._say_game_over(ending)
+            else:
+                self._human_move(line)
+            return True
+        anytime = {"help": self._help, "board": self._show_board, "flip": self._flip,
+                   "fen": self._fen, "undo": self._undo, "new": self._new}
+        while_playing = {"moves": self._moves, "hint": self._hint, "draw": self._draw,
+                         "resign": self._resign}
+        action = anytime.get(word) or while_playing.get(word)
+        if action is None:
+            self._say(f"unknown command {word!r}: type a move such as 11-15, or 'help'")
+        elif argument:
+            self._say(f"{word!r} takes no argument")
+        elif ending is not None and word in while_playing:
+            self._say_game_over(ending)
+        else:
+            action()
+        return True
+
+    def _human_move(self, text: str) -> None:
+        try:
+            self.board.push_str(text)
+        except DraughtsError as error:  # the board is unchanged; say why and ask again
+            self._say(str(error))
+            return
+        self._board_is_stale = True
+
+    # -- the engine ----------------------------------------------------------
+
+    def _search(self) -> SearchResult:
+        self._out.flush()  # the user sees everything so far while the engine thinks
+        return run_search(self.engine, self.board, self.strength.limit)
+
+    def _engine_move(self) -> None:
+        result = self._search()
+        if result.move is None:  # cannot happen: the caller checked that the game goes on
+            raise EngineError(f"the engine found no move in {self.board.fen()}")
+        self.board.push(result.move)
+        self._board_is_stale = True
+        self._say(f"engine plays {result.move} (score {result.score}, depth {result.depth})")
+
+    # -- commands ------------------------------------------------------------
+
+    def _help(self) -> None:
+        self._say(COMMANDS_HELP)
+
+    def _flip(self) -> None:
+        self.flipped = not self.flipped
+        self._show_board()
+
+    def _fen(self) -> None:
+        self._say(self.board.fen())
+
+    def _moves(self) -> None:
+        self._say(self._moves_line())
+
+    def _undo(self) -> None:
+        # Take back to just before the human's last move, with the engine's replies
+        # after it, so that it is the human's turn again.
+        first = self._root_turn
+        human_plies = [ply for ply in range(len(self._start.move_stack), len(self.board.move_stack))
+                       if (first if ply % 2 == 0 else first.opponent) is self.human]
+        if not human_plies:
+            self._say("nothing to take back")
+            return
+        taken = [str(self.board.pop()) for _ in range(len(self.board.move_stack) - human_plies[-1])]
+        self._agreed = None
+        self._announced = False
+        self._board_is_stale = True
+        self._say(f"took back {' '.join(reversed(taken))}")
+
+    def _new(self) -> None:
+        self.board = self._start.copy()
+        self.engine.new_game()
+        self._agreed = None
+        self._announced = False
+        self._board_is_stale = True
+        self._say("new game")
+
+    def _hint(self) -> None:
+        result = self._search()
+        self._say(f"hint: {result.move} (score {result.score} for you, depth {result.depth})")
+
+    def _draw(self) -> None:
+        if self.board.can_claim_draw():
+            self._say(f"{self.engine_name} accepts the draw (the rules allow claiming it)")
+        else:
+            # The search sees the position from the human's side; the engine's view is
+            # the opposite.
+            engine_score = -self._search().score
+            if engine_score.value > DRAW_ACCEPT_MAX_SCORE:
+                self._say(f"{self.engine_name} declines the draw (its score {engine_score})")
+                return
+            self._say(f"{self.engine_name} accepts the draw (its score {engine_score})")
+        self._agreed = Ending(None, "draw agreed")
+
+    def _resign(self) -> None:
+        self._agreed = Ending(self.human.opponent, f"{self.human} resigns")
+
+    def _save(self, name: str) -> None:
+        if not name:
+            self._say("usage: save FILE")
+            return
+        ending = self.ending()
+        tags = {"Event": EVENT,
+                "Black": HUMAN_NAME if self.human is Color.BLACK else self.engine_name,
+                "White": HUMAN_NAME if self.human is Color.WHITE else self.engine_name}
+        text = write_game(self.board.move_stack, tags=tags, start_fen=self._root_fen,
+                          result=ending.result if ending is not None else "*")
+        path = Path(name).expanduser()
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as error:
+            self._say(f"cannot save to {str(path)!r}: {error.strerror or error}")
+            return
+        plies = len(self.board.move_stack)
+        self._say(f"saved {plies} {'ply' if plies == 1 else 'plies'} to {path}")
+
+    # -- output --------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        self._out.write(text + "\n")
+
+    def _show_board(self) -> None:
+        position = self.board.position()
+        diagram = board_diagram(position.black, position.white, position.kings,
+                                flipped=self.flipped)
+        if self.numbers:
+            key = square_numbers_diagram(flipped=self.flipped).splitlines()
+            diagram = "\n".join(f"{left:<24}{right}"
+                                for left, right in zip(diagram.splitlines(), key, strict=True))
+        self._say(diagram)
+        self._board_is_stale = False
+        if self.ending() is None:
+            mover = "you" if self.board.turn is self.human else "engine"
+            self._say(f"{self.board.turn} to move ({mover})")
+            self._say(self._moves_line())
+
+    def _moves_line(self) -> str:
+        moves = sorted(self.board.legal_moves, key=lambda move: move.path)
+        return "legal moves: " + (" ".join(map(str, moves)) if moves else "none")
+
+    def _announce(self, ending: Ending) -> None:
+        verdict = ("" if ending.winner is None
+                   else "; you win" if ending.winner is self.human else "; you lose")
+        self._say(f"game over: {ending.result} ({ending.reason}{verdict})")
+        self._say("type 'save FILE' to keep the game, 'undo' to take back, "
+                  "'new' to play again, or 'quit'")
+        self._announced = True
+
+    def _say_game_over(self, ending: Ending) -> None:
+        self._say(f"the game is over ({ending.result}, {ending.reason}): "
+                  "type 'save FILE', 'undo', 'new' or 'quit'")
+
+    def _move_number(self) -> int:
+        """The number of the full move being played, counted from the start position."""
+        plies = len(self.board.move_stack) + (1 if self._root_turn is Color.WHITE else 0)
+        return plies // 2 + 1

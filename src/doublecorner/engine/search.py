@@ -1,0 +1,288 @@
+"""The engine: iterative deepening with aspiration windows around the compiled search.
+
+:class:`Engine` owns the search's memory (transposition table, history and
+killer tables, the explicit stack of :mod:`doublecorner.kernel.search`) and
+runs one search at a time. Each finished depth is reported to an optional
+callback; the search stops at the first limit reached, when ``stop`` is set,
+or when :meth:`Engine.stop` is called from another thread, and returns the
+best move found so far. The compiled loop runs without the GIL, so a watcher
+thread can raise its stop flag on time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from doublecorner.engine.limit import MAX_DEPTH, Limit
+from doublecorner.engine.score import Score
+from doublecorner.engine.timeman import budget
+from doublecorner.engine.tt import TranspositionTable
+from doublecorner.engine.weights import Weights
+from doublecorner.errors import EngineError
+from doublecorner.kernel.evaluate import FEATURE_COUNT, MATE, evaluate
+from doublecorner.kernel.hashing import zobrist_key
+from doublecorner.kernel.movegen import generate_moves
+from doublecorner.kernel.search import (
+    C_ABORTED,
+    C_GENERATION,
+    C_NODE_LIMIT,
+    C_NODES,
+    C_ROOT_BEST_KEY,
+    C_ROOT_BEST_SCORE,
+    C_SELDEPTH,
+    C_STOP,
+    CONTROL_FIELDS,
+    F_ALPHA,
+    F_BETA,
+    F_BLACK,
+    F_CLOCK,
+    F_DEPTH,
+    F_KEY,
+    F_KINGS,
+    F_TURN,
+    F_WHITE,
+    FRAME_FIELDS,
+    HISTORY_SIZE,
+    INFINITE,
+    MATE_BOUND,
+    MAX_PLY,
+    MOVE_ROWS,
+    search_window,
+)
+from doublecorner.move import Move
+from doublecorner.position import Position
+from doublecorner.warmup import ensure_engine_compiled
+
+NO_NODE_LIMIT = 1 << 62
+ASPIRATION_FROM_DEPTH = 4
+ASPIRATION_WINDOW = 30  # hundredths of a man either side of the last score
+WATCH_INTERVAL = 0.002  # seconds between two looks at the clock and the stop event
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a search found: the move to play and how it was found.
+
+    ``move`` is ``None`` only when the side to move has no legal move (it has
+    lost). ``depth`` counts the last finished iteration; ``seldepth`` the
+    longest line searched (captures and forced moves go deeper).
+    """
+
+    move: Move | None
+    score: Score
+    depth: int
+    seldepth: int
+    nodes: int
+    seconds: float
+    pv: tuple[Move, ...]
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
+
+
+InfoCallback = Callable[[SearchResult], None]
+
+
+class Engine:
+    """A checkers engine: ``search`` a position under a :class:`Limit`.
+
+    >>> engine = Engine(hash_mb=4)
+    >>> result = engine.search(Position.from_fen("W:W18:B14"), Limit(depth=4))
+    >>> str(result.move), str(result.score)
+    ('18x9', 'win in 1')
+    """
+
+    def __init__(self, *, hash_mb: int = 64, weights: Weights | None = None) -> None:
+        self.weights = weights or Weights.default()
+        self._weights = self.weights.as_array()
+        self._table = TranspositionTable(hash_mb)
+        self._frames = np.zeros((MAX_PLY + 1, FRAME_FIELDS), np.int64)
+        self._moves = np.zeros((MOVE_ROWS, 4), np.int64)
+        self._order = np.zeros(MOVE_ROWS, np.int64)
+        self._killers = np.zeros((MAX_PLY + 1, 2), np.int64)
+        self._history = np.zeros(HISTORY_SIZE, np.int64)
+        self._pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), np.int64)
+        self._pv_length = np.zeros(MAX_PLY + 1, np.int64)
+        self._scratch = np.zeros(FEATURE_COUNT, np.float64)
+        self._control = np.zeros(CONTROL_FIELDS, np.int64)
+        self._stop_requested = threading.Event()
+        self._busy = threading.Lock()
+
+    @property
+    def hash_mb(self) -> int:
+        return self._table.megabytes
+
+    def new_game(self) -> None:
+        """Forget what earlier searches learnt (the table, history and killers)."""
+        self._table.clear()
+        self._history.fill(0)
+        self._killers.fill(0)
+
+    def stop(self) -> None:
+        """Stop the running search, from any thread; it returns its best move so far."""
+        self._stop_requested.set()
+        self._control[C_STOP] = 1
+
+    def evaluate(self, position: Position) -> Score:
+        """The static evaluation of a position, for the side to move."""
+        ensure_engine_compiled()
+        value = evaluate(position.black, position.white, position.kings, int(position.turn),
+                         self._weights, self._scratch)
+        return Score(value)
+
+    def search(self, position: Position, limit: Limit | None = None, *,
+               history: Sequence[Position] = (), halfmove_clock: int = 0,
+               on_info: InfoCallback | None = None,
+               stop: threading.Event | None = None) -> SearchResult:
+        """Search ``position`` and return the best move found within ``limit``.
+
+        ``history`` is the game's positions before this one, in order (the
+        search scores a repetition of any of them as a draw); ``halfmove_clock``
+        counts the plies since the last man move or capture (the 40-move rule).
+        ``on_info`` gets a result after every finished depth.
+
+        :raises EngineError: if the engine is already searching.
+        """
+        if not self._busy.acquire(blocking=False):
+            raise EngineError("the engine is already searching; stop it first")
+        try:
+            return self._search(position, limit or Limit(), history, halfmove_clock,
+                                on_info, stop)
+        finally:
+            self._busy.release()
+
+    def _search(self, position: Position, limit: Limit, history: Sequence[Position],
+                halfmove_clock: int, on_info: InfoCallback | None,
+                stop: threading.Event | None) -> SearchResult:
+        ensure_engine_compiled()
+        started = time.monotonic()
+        black, white, kings, turn = (position.black, position.white, position.kings,
+                                     int(position.turn))
+        root_moves = generate_moves(black, white, kings, turn)
+        if len(root_moves) == 0:
+            return SearchResult(None, Score(-MATE), 0, 0, 0, 0.0, ())
+        legal_keys = {int(key) for key in root_moves[:, 3]}
+        game_keys = np.array([zobrist_key(p.black, p.white, p.kings, int(p.turn)) for p in history],
+                             dtype=np.int64)
+        root_key = zobrist_key(black, white, kings, turn)
+
+        control = self._control
+        control.fill(0)
+        control[C_NODE_LIMIT] = limit.nodes or NO_NODE_LIMIT
+        control[C_GENERATION] = self._table.next_generation()
+        self._stop_requested.clear()
+        self._killers.fill(0)
+        self._history >>= 1
+        times = budget(limit)
+        finished = threading.Event()
+        watcher = threading.Thread(target=self._watch, args=(started, times.hard, stop, finished),
+                                   daemon=True)
+        watcher.start()
+
+        best: SearchResult | None = None
+        last_value = 0
+        try:
+            for depth in range(1, (limit.depth or MAX_DEPTH) + 1):
+                value = self._iterate(black, white, kings, turn, root_key, halfmove_clock,
+                                      game_keys, depth, last_value)
+                if control[C_ABORTED]:
+                    best = self._partial(best, legal_keys, started)
+                    break
+                last_value = value
+                found = self._result(Score(value), depth, started)
+                if best is not None and best.score.is_win and not found.score.is_win:
+                    # A win is a concrete line to a side without moves, with both draw
+                    # rules applied on the way. A deeper iteration that misses it has
+                    # pruned it away (reductions, table replacement), not refuted it.
+                    found = SearchResult(best.move, best.score, depth, found.seldepth,
+                                         found.nodes, found.seconds, best.pv)
+                best = found
+                if on_info is not None:
+                    on_info(best)
+                elapsed = time.monotonic() - started
+                if times.soft is not None and (elapsed >= times.soft or len(legal_keys) == 1):
+                    break
+                plies = best.score.plies_to_end
+                if limit.depth is None and plies is not None and depth > plies + 2:
+                    break  # the result is proven: deeper searches cannot change it
+        finally:
+            finished.set()
+            watcher.join()
+        if best is None or best.move is None or best.move._key not in legal_keys:
+            # Stopped before any move was searched: play the first in the table's order.
+            first = Move._from_kernel_key(int(root_moves[0, 3]))
+            best = SearchResult(first, Score(0), 0, int(control[C_SELDEPTH]),
+                                int(control[C_NODES]), time.monotonic() - started, (first,))
+        return best
+
+    def _iterate(self, black: int, white: int, kings: int, turn: int, root_key: int,
+                 clock: int, game_keys: np.ndarray, depth: int, last_value: int) -> int:
+        """One iteration at ``depth``, widening the aspiration window until the score fits."""
+        window = ASPIRATION_WINDOW
+        if depth >= ASPIRATION_FROM_DEPTH and abs(last_value) < MATE_BOUND:
+            alpha, beta = last_value - window, last_value + window
+        else:
+            alpha, beta = -INFINITE, INFINITE
+        frames = self._frames
+        while True:
+            frames[0, F_BLACK] = black
+            frames[0, F_WHITE] = white
+            frames[0, F_KINGS] = kings
+            frames[0, F_TURN] = turn
+            frames[0, F_KEY] = root_key
+            frames[0, F_CLOCK] = clock
+            frames[0, F_ALPHA] = alpha
+            frames[0, F_BETA] = beta
+            frames[0, F_DEPTH] = depth
+            self._control[C_ROOT_BEST_KEY] = -1
+            value = int(search_window(frames, self._moves, self._order, game_keys,
+                                      self._table.table, self._killers, self._history, self._pv,
+                                      self._pv_length, self._weights, self._scratch,
+                                      self._control))
+            if self._control[C_ABORTED]:
+                return value
+            if value <= alpha and alpha > -INFINITE:
+                alpha = max(-INFINITE, value - window)
+            elif value >= beta and beta < INFINITE:
+                beta = min(INFINITE, value + window)
+            else:
+                return value
+            window *= 2
+
+    def _result(self, score: Score, depth: int, started: float) -> SearchResult:
+        pv = tuple(Move._from_kernel_key(int(key))
+                   for key in self._pv[0, :self._pv_length[0]])
+        return SearchResult(pv[0] if pv else None, score, depth,
+                            int(self._control[C_SELDEPTH]), int(self._control[C_NODES]),
+                            time.monotonic() - started, pv)
+
+    def _partial(self, best: SearchResult | None, legal_keys: set[int],
+                 started: float) -> SearchResult | None:
+        """The result after a stop: a root move that beat the last best in the cut iteration."""
+        key = int(self._control[C_ROOT_BEST_KEY])
+        if key in legal_keys and (best is None or best.move is None or key != best.move._key):
+            found = self._result(Score(int(self._control[C_ROOT_BEST_SCORE])),
+                                 best.depth if best else 0, started)
+            if found.move is not None and found.move._key == key:
+                return found
+        if best is None:
+            return None
+        return SearchResult(best.move, best.score, best.depth, int(self._control[C_SELDEPTH]),
+                            int(self._control[C_NODES]), time.monotonic() - started, best.pv)
+
+    def _watch(self, started: float, hard: float | None, stop: threading.Event | None,
+               finished: threading.Event) -> None:
+        """Raise the kernel's stop flag at the deadline, or when asked to stop."""
+        deadline = None if hard is None else started + hard
+        while not finished.wait(WATCH_INTERVAL):
+            if (self._stop_requested.is_set() or (stop is not None and stop.is_set())
+                    or (deadline is not None and time.monotonic() >= deadline)):
+                self._control[C_STOP] = 1
+                return

@@ -1,0 +1,428 @@
+"""The engine's inner loop: one alpha-beta search of the root to a fixed depth.
+
+A principal-variation search (negamax) with a transposition table, killer
+moves, a history table, late-move reductions, an extension for forced moves
+(a position with one legal move costs no depth) and a capture quiescence
+(below depth 0 the search goes on while the side to move must capture; a quiet
+position is scored by :func:`.evaluate.evaluate`, with no stand-pat when a
+capture is compulsory). Draws by repetition and by the 40-move rule are scored
+0 inside the tree; a side with no legal move at ply ``p`` scores
+``-(MATE - p)``, so a win in fewer plies scores higher.
+
+numba cannot cache recursive functions safely (issue #6061), so the recursion
+is a state machine over an explicit stack: ``frames[p]`` holds the state of
+the node at ply ``p`` and its moves sit in ``moves[frames[p, START]:frames[p,
+END]]``, one flat stack for the whole line like :mod:`.perft`. The Python
+driver (:mod:`doublecorner.engine.search`) runs iterative deepening and the
+aspiration windows around :func:`search_window`, and sets ``control[STOP]`` from
+another thread to stop it; the loop reads the flag every 1024 nodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from doublecorner._jit import kernel_inline, kernel_no_alloc
+from doublecorner.kernel.bitops import bit_index
+from doublecorner.kernel.bits import FULL
+from doublecorner.kernel.encoding import JUMP_COUNT_SHIFT, ROUTE_SHIFT
+from doublecorner.kernel.evaluate import MATE, evaluate
+from doublecorner.kernel.hashing import WHITE_TO_MOVE, ZOBRIST_PIECES, _splitmix64_table
+from doublecorner.kernel.movegen import _count_moves_for, _generate_at, has_captures
+
+MAX_PLY = 128
+MOVE_ROWS = 16384  # rows of the move stack: far above any line of MAX_PLY positions
+MATE_BOUND = MATE - 2 * MAX_PLY  # scores beyond this are wins or losses
+INFINITE = MATE + 1
+FORTY_MOVE_PLIES = 80
+CHECK_EVERY = 1024  # nodes between two reads of the stop flag
+
+# Fields of a frame: one row per ply.
+(F_BLACK, F_WHITE, F_KINGS, F_TURN, F_KEY, F_CLOCK, F_ALPHA, F_BETA, F_DEPTH, F_START,
+ F_END, F_CUR, F_BEST, F_BEST_KEY, F_ALPHA0, F_STAGE, F_TRIED, F_CAPTURE) = range(18)
+FRAME_FIELDS = 18
+
+# Fields of the control array, shared with the driver.
+(C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_ABORTED, C_GENERATION, C_ROOT_BEST_KEY,
+ C_ROOT_BEST_SCORE, C_OVERFLOWS) = range(9)
+CONTROL_FIELDS = 9
+
+# Transposition table: rows of (key, move key, packed data), in buckets of two
+# rows: the first keeps the deeper search, the second the latest one.
+T_KEY, T_MOVE, T_DATA = range(3)
+TT_FIELDS = 3
+BOUND_EXACT, BOUND_LOWER, BOUND_UPPER = 1, 2, 3
+# The table's key also names how near the 40-move rule a position is: the same
+# pieces with 70 quiet plies behind them may be a draw where with 10 they win.
+CLOCK_BUCKET_SHIFT = 4
+CLOCK_KEYS = _splitmix64_table((FORTY_MOVE_PLIES >> CLOCK_BUCKET_SHIFT) + 1, seed=0xC10C)
+CLOCK_KEYS[0] = 0  # a fresh clock leaves the key as it is
+HISTORY_SIZE = 2 * 32 * 32  # by side to move, origin and destination of a step
+HISTORY_CEILING = 1 << 28
+
+# How a child is being searched: the first move, a zero window, a reduced zero window.
+STAGE_FULL, STAGE_ZERO, STAGE_REDUCED = 0, 1, 2
+# Move-ordering scores.
+ORDER_TT = 1 << 40
+ORDER_KILLER = 1 << 30
+ORDER_CAPTURE = 1 << 20
+
+_ENTER, _NEXT, _RETURN = 0, 1, 2
+
+
+def new_frames() -> np.ndarray:
+    return np.zeros((MAX_PLY + 1, FRAME_FIELDS), np.int64)
+
+
+def new_moves() -> np.ndarray:
+    return np.zeros((MOVE_ROWS, 4), np.int64)
+
+
+@kernel_inline
+def _child_key(key: int, black: int, white: int, kings: int, child_black: int,
+               child_white: int, child_kings: int) -> int:
+    """The Zobrist key after a move, updated from the squares it changed."""
+    changed = ((black ^ child_black) | (white ^ child_white) | (kings ^ child_kings)) & FULL
+    while changed:
+        bit = changed & -changed
+        changed ^= bit
+        index = bit_index(bit)
+        king_row = 32 if kings & bit else 0
+        if black & bit:
+            key ^= ZOBRIST_PIECES[king_row + index]
+        elif white & bit:
+            key ^= ZOBRIST_PIECES[64 + king_row + index]
+        king_row = 32 if child_kings & bit else 0
+        if child_black & bit:
+            key ^= ZOBRIST_PIECES[king_row + index]
+        elif child_white & bit:
+            key ^= ZOBRIST_PIECES[64 + king_row + index]
+    child_key: int = key ^ ZOBRIST_PIECES[WHITE_TO_MOVE]
+    return child_key
+
+
+@kernel_inline
+def _enter_child(frames: np.ndarray, moves: np.ndarray, ply: int, row: int, depth: int,
+                 alpha: int, beta: int) -> None:
+    """Set up the frame at ``ply + 1`` for the move in ``row``."""
+    black, white, kings = frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS]
+    turn = frames[ply, F_TURN]
+    child_black, child_white, child_kings = moves[row, 0], moves[row, 1], moves[row, 2]
+    child = ply + 1
+    frames[child, F_BLACK] = child_black
+    frames[child, F_WHITE] = child_white
+    frames[child, F_KINGS] = child_kings
+    frames[child, F_TURN] = turn ^ 1
+    frames[child, F_KEY] = _child_key(frames[ply, F_KEY], black, white, kings,
+                                      child_black, child_white, child_kings)
+    # The 40-move count restarts on a capture or a man's move (a crowning included).
+    if turn == 0:
+        progress = (white != child_white) or ((black & ~kings) != (child_black & ~child_kings))
+    else:
+        progress = (black != child_black) or ((white & ~kings) != (child_white & ~child_kings))
+    frames[child, F_CLOCK] = 0 if progress else frames[ply, F_CLOCK] + 1
+    frames[child, F_ALPHA] = alpha
+    frames[child, F_BETA] = beta
+    frames[child, F_DEPTH] = depth
+
+
+@kernel_inline
+def _is_repetition(frames: np.ndarray, game_keys: np.ndarray, ply: int, key: int,
+                   clock: int) -> bool:
+    """Whether the position at ``ply`` occurred before, in the search line or the game."""
+    earlier = ply - 2
+    while ply - earlier <= clock:
+        if earlier >= 0:
+            if frames[earlier, F_KEY] == key:
+                return True
+        else:
+            index = game_keys.shape[0] + earlier
+            if index < 0:
+                return False
+            if game_keys[index] == key:
+                return True
+        earlier -= 2
+    return False
+
+
+@kernel_inline
+def _clock_key(clock: int) -> int:
+    bucket: int = CLOCK_KEYS[min(clock, FORTY_MOVE_PLIES) >> CLOCK_BUCKET_SHIFT]
+    return bucket
+
+
+@kernel_inline
+def _tt_find(tt: np.ndarray, key: int, bucket_mask: int) -> int:
+    row: int = key & bucket_mask
+    if tt[row, T_KEY] == key:
+        return row
+    if tt[row + 1, T_KEY] == key:
+        return row + 1
+    return -1
+
+
+@kernel_inline
+def _score_to_tt(score: int, ply: int) -> int:
+    """A win or loss in the table counts plies from the stored node, not from the root."""
+    if score > MATE_BOUND:
+        return score + ply
+    if score < -MATE_BOUND:
+        return score - ply
+    return score
+
+
+@kernel_inline
+def _score_from_tt(score: int, ply: int) -> int:
+    if score > MATE_BOUND:
+        return score - ply
+    if score < -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@kernel_inline
+def _tt_store(tt: np.ndarray, key: int, bucket_mask: int, move: int, score: int, depth: int,
+              bound: int, generation: int) -> None:
+    row = key & bucket_mask
+    if tt[row, T_KEY] == key:
+        slot = row
+    elif tt[row + 1, T_KEY] == key:
+        slot = row + 1
+    else:
+        data = tt[row, T_DATA]
+        stale = ((data >> 32) & 0xFF) != generation
+        if stale or ((data >> 16) & 0xFF) <= depth:
+            # The deeper slot takes the new entry; its old one moves to the second slot.
+            tt[row + 1, T_KEY] = tt[row, T_KEY]
+            tt[row + 1, T_MOVE] = tt[row, T_MOVE]
+            tt[row + 1, T_DATA] = data
+            slot = row
+        else:
+            slot = row + 1
+    if move < 0 and tt[slot, T_KEY] == key:
+        move = tt[slot, T_MOVE]
+    tt[slot, T_KEY] = key
+    tt[slot, T_MOVE] = move
+    tt[slot, T_DATA] = ((score + 32768) | (max(depth, 0) << 16) | (bound << 24)
+                        | (generation << 32))
+
+
+@kernel_inline
+def _history_index(turn: int, move_key: int) -> int:
+    return turn * 1024 + (move_key & 31) * 32 + ((move_key >> ROUTE_SHIFT) & 31)
+
+
+@kernel_inline
+def _generate(frames: np.ndarray, moves: np.ndarray, ply: int, start: int) -> int:
+    black, white, kings = frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS]
+    if frames[ply, F_TURN] == 0:
+        return _generate_at(black, white, kings, 0, moves, start)
+    return _generate_at(black, white, kings, 1, moves, start)
+
+
+@kernel_inline
+def _can_move(black: int, white: int, kings: int, turn: int) -> bool:
+    if turn == 0:
+        return _count_moves_for(black, white, kings, 0) > 0
+    return _count_moves_for(black, white, kings, 1) > 0
+
+
+@kernel_no_alloc
+def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
+                  game_keys: np.ndarray, tt: np.ndarray, killers: np.ndarray,
+                  history: np.ndarray, pv: np.ndarray, pv_length: np.ndarray,
+                  weights: np.ndarray, scratch: np.ndarray, control: np.ndarray) -> int:
+    """Search the root in ``frames[0]`` to ``frames[0, F_DEPTH]`` within its window.
+
+    The root frame holds the position, its Zobrist key, 40-move clock, alpha,
+    beta and depth. ``game_keys`` are the keys of the game's earlier positions,
+    oldest first, for repetitions. Returns the root's score (a bound when it
+    falls outside the window); ``pv[0, :pv_length[0]]`` is the principal
+    variation as move keys. If the stop flag is raised or the node limit is
+    reached, sets ``control[C_ABORTED]`` and returns at once; the best root move
+    found so far is in ``control[C_ROOT_BEST_KEY]`` (-1 if none).
+    """
+    nodes = control[C_NODES]
+    node_limit = control[C_NODE_LIMIT]
+    seldepth = control[C_SELDEPTH]
+    generation = control[C_GENERATION] & 0xFF
+    bucket_mask = (tt.shape[0] - 1) & ~1
+    ply = 0
+    mode = _ENTER
+    value = 0
+    while True:
+        if mode == _ENTER:
+            nodes += 1
+            if nodes >= node_limit or ((nodes & (CHECK_EVERY - 1)) == 0 and control[C_STOP] != 0):
+                control[C_ABORTED] = 1
+                break
+            seldepth = max(seldepth, ply)
+            pv_length[ply] = ply
+            black, white, kings = frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS]
+            turn, key, clock = frames[ply, F_TURN], frames[ply, F_KEY], frames[ply, F_CLOCK]
+            alpha, beta, depth = frames[ply, F_ALPHA], frames[ply, F_BETA], frames[ply, F_DEPTH]
+            mode = _RETURN  # unless the node has moves to search
+            if ply > 0:
+                if clock >= FORTY_MOVE_PLIES:
+                    value = 0 if _can_move(black, white, kings, turn) else -(MATE - ply)
+                    continue
+                if _is_repetition(frames, game_keys, ply, key, clock):
+                    value = 0
+                    continue
+                # No line from here can beat a win found nearer the root.
+                alpha = max(alpha, -(MATE - ply))
+                beta = min(beta, MATE - ply - 1)
+                if alpha >= beta:
+                    value = alpha
+                    continue
+            if ply >= MAX_PLY - 1 or (depth <= 0 and not has_captures(black, white, kings,
+                                                                        turn)):
+                value = evaluate(black, white, kings, turn, weights, scratch)
+                if value == -MATE:
+                    value = -(MATE - ply)
+                continue
+            tt_move = -1
+            slot = _tt_find(tt, key ^ _clock_key(clock), bucket_mask)
+            if slot >= 0:
+                tt_move = tt[slot, T_MOVE]
+                data = tt[slot, T_DATA]
+                if ply > 0 and beta - alpha == 1 and ((data >> 16) & 0xFF) >= depth:
+                    stored = _score_from_tt((data & 0xFFFF) - 32768, ply)
+                    bound = (data >> 24) & 3
+                    if (bound == BOUND_EXACT or (bound == BOUND_LOWER and stored >= beta)
+                            or (bound == BOUND_UPPER and stored <= alpha)):
+                        value = stored
+                        continue
+            start = frames[ply - 1, F_END] if ply > 0 else 0
+            end = _generate(frames, moves, ply, start)
+            if end < 0:  # the move stack is full: score the node as a leaf
+                control[C_OVERFLOWS] += 1
+                value = evaluate(black, white, kings, turn, weights, scratch)
+                continue
+            if end == start:
+                value = -(MATE - ply)
+                continue
+            capture = (moves[start, 3] >> JUMP_COUNT_SHIFT) & 15 != 0
+            if end - start == 1 and depth > 0:
+                depth += 1  # a forced move costs no depth
+            for row in range(start, end):
+                move_key = moves[row, 3]
+                if move_key == tt_move:
+                    order[row] = ORDER_TT
+                elif capture:
+                    order[row] = ORDER_CAPTURE + ((move_key >> JUMP_COUNT_SHIFT) & 15)
+                elif move_key == killers[ply, 0]:
+                    order[row] = ORDER_KILLER
+                elif move_key == killers[ply, 1]:
+                    order[row] = ORDER_KILLER - 1
+                else:
+                    order[row] = history[_history_index(turn, move_key)]
+            frames[ply, F_ALPHA] = alpha
+            frames[ply, F_BETA] = beta
+            frames[ply, F_ALPHA0] = alpha
+            frames[ply, F_DEPTH] = depth
+            frames[ply, F_START] = start
+            frames[ply, F_END] = end
+            frames[ply, F_CUR] = start
+            frames[ply, F_BEST] = -INFINITE
+            frames[ply, F_BEST_KEY] = -1
+            frames[ply, F_TRIED] = 0
+            frames[ply, F_CAPTURE] = capture
+            mode = _NEXT
+
+        elif mode == _NEXT:
+            row = frames[ply, F_CUR]
+            end = frames[ply, F_END]
+            alpha, beta = frames[ply, F_ALPHA], frames[ply, F_BETA]
+            if row >= end or alpha >= beta:
+                best = frames[ply, F_BEST]
+                if best <= frames[ply, F_ALPHA0]:
+                    bound = BOUND_UPPER
+                elif best >= beta:
+                    bound = BOUND_LOWER
+                else:
+                    bound = BOUND_EXACT
+                table_key = frames[ply, F_KEY] ^ _clock_key(frames[ply, F_CLOCK])
+                _tt_store(tt, table_key, bucket_mask, frames[ply, F_BEST_KEY],
+                          _score_to_tt(best, ply), frames[ply, F_DEPTH], bound, generation)
+                value = best
+                mode = _RETURN
+                continue
+            # Selection sort, one step: the best-ordered remaining move comes next.
+            pick = row
+            for other in range(row + 1, end):
+                if order[other] > order[pick]:
+                    pick = other
+            if pick != row:
+                for field in range(4):
+                    swap = moves[row, field]
+                    moves[row, field] = moves[pick, field]
+                    moves[pick, field] = swap
+                swap = order[row]
+                order[row] = order[pick]
+                order[pick] = swap
+            depth = frames[ply, F_DEPTH]
+            tried = frames[ply, F_TRIED]
+            if tried == 0:
+                frames[ply, F_STAGE] = STAGE_FULL
+                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
+            elif (depth >= 3 and tried >= 3 and frames[ply, F_CAPTURE] == 0
+                  and order[row] < ORDER_KILLER - 1):
+                reduction = 2 if depth >= 6 and tried >= 8 else 1
+                frames[ply, F_STAGE] = STAGE_REDUCED
+                _enter_child(frames, moves, ply, row, depth - 1 - reduction, -alpha - 1, -alpha)
+            else:
+                frames[ply, F_STAGE] = STAGE_ZERO
+                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha)
+            ply += 1
+            mode = _ENTER
+
+        else:  # _RETURN: ``value`` is the score of the node at ``ply``, for its mover
+            if ply == 0:
+                break
+            ply -= 1
+            score = -value
+            row = frames[ply, F_CUR]
+            alpha, beta, depth = frames[ply, F_ALPHA], frames[ply, F_BETA], frames[ply, F_DEPTH]
+            stage = frames[ply, F_STAGE]
+            if stage == STAGE_REDUCED and score > alpha:
+                frames[ply, F_STAGE] = STAGE_ZERO  # the reduction failed: search it fully
+                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha)
+                ply += 1
+                mode = _ENTER
+                continue
+            if stage == STAGE_ZERO and alpha < score < beta:
+                frames[ply, F_STAGE] = STAGE_FULL  # better than the best: find its true score
+                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
+                ply += 1
+                mode = _ENTER
+                continue
+            move_key = moves[row, 3]
+            if score > frames[ply, F_BEST]:
+                frames[ply, F_BEST] = score
+                frames[ply, F_BEST_KEY] = move_key
+                if score > alpha:
+                    frames[ply, F_ALPHA] = score
+                    pv[ply, ply] = move_key
+                    for index in range(ply + 1, pv_length[ply + 1]):
+                        pv[ply, index] = pv[ply + 1, index]
+                    pv_length[ply] = max(pv_length[ply + 1], ply + 1)
+                    if ply == 0:
+                        control[C_ROOT_BEST_KEY] = move_key
+                        control[C_ROOT_BEST_SCORE] = score
+                    if score >= beta and frames[ply, F_CAPTURE] == 0:
+                        if killers[ply, 0] != move_key:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = move_key
+                        index = _history_index(frames[ply, F_TURN], move_key)
+                        history[index] += depth * depth
+                        if history[index] > HISTORY_CEILING:
+                            for entry in range(HISTORY_SIZE):
+                                history[entry] >>= 1
+            frames[ply, F_TRIED] += 1
+            frames[ply, F_CUR] = row + 1
+            mode = _NEXT
+
+    control[C_NODES] = nodes
+    control[C_SELDEPTH] = seldepth
+    return value

@@ -1,0 +1,156 @@
+"""Play games between two players over the ballot deck, judged by the rules."""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from doublecorner.color import Color
+from doublecorner.errors import DraughtsError
+from doublecorner.match.ballots import Ballot
+from doublecorner.match.elo import MatchScore
+from doublecorner.match.players import Player
+from doublecorner.move import Move
+from doublecorner.pdn import write_game
+
+PlayerFactory = Callable[[], Player]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game. ``first_is_black`` tells which colour the match's first player had."""
+
+    number: int
+    ballot: Ballot
+    first_is_black: bool
+    black: str
+    white: str
+    moves: tuple[Move, ...]
+    result: str  # "1-0" (Black won), "0-1" or "1/2-1/2"
+    reason: str
+    fallback_moves: int  # moves played at random because a player produced none
+
+    @property
+    def first_player_points(self) -> float:
+        if self.result == "1/2-1/2":
+            return 0.5
+        black_won = self.result == "1-0"
+        return 1.0 if black_won == self.first_is_black else 0.0
+
+    def pdn(self, *, event: str) -> str:
+        return write_game(self.moves, result=self.result, tags={
+            "Event": event,
+            "Round": str(self.number),
+            "Black": self.black,
+            "White": self.white,
+            "Ballot": f"{self.ballot.number}: {self.ballot}",
+            "Termination": self.reason,
+        })
+
+
+def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
+              first_is_black: bool, seed: int = 0) -> GameRecord:
+    """Play one game from ``ballot`` to its end by the rules.
+
+    A player that raises or plays an illegal move loses the game. One that
+    produces no move (a peer whose own rules ended the game early) gets a
+    random legal move played for it, counted in ``fallback_moves``.
+    """
+    board = ballot.board()
+    players = {Color.BLACK: black, Color.WHITE: white}
+    fallback = random.Random(seed)
+    fallbacks = 0
+    for player in (black, white):
+        player.new_game()
+    result, reason = "", ""
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            result, reason = outcome.result(), outcome.termination.value
+            break
+        mover = players[board.turn]
+        try:
+            move = mover.choose(board)
+        except DraughtsError as error:
+            result, reason = _forfeit(board.turn, f"{mover.name} failed: {error}")
+            break
+        if move is None:
+            move = fallback.choice(sorted(board.legal_moves, key=lambda m: m.path))
+            fallbacks += 1
+        if move not in board.legal_moves:
+            result, reason = _forfeit(board.turn, f"{mover.name} played illegal {move}")
+            break
+        board.push(move)
+    return GameRecord(number, ballot, first_is_black, black.name, white.name,
+                      tuple(board.move_stack), result, reason, fallbacks)
+
+
+def _forfeit(loser: Color, reason: str) -> tuple[str, str]:
+    return ("0-1" if loser is Color.BLACK else "1-0"), reason
+
+
+def score_of(records: Sequence[GameRecord]) -> MatchScore:
+    """Wins, draws and losses of the match's first player."""
+    points = [record.first_player_points for record in records]
+    return MatchScore(points.count(1.0), points.count(0.5), points.count(0.0))
+
+
+def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Ballot], *,
+              concurrency: int = 1,
+              on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """Play every ballot twice, colours reversed; ``concurrency`` games at a time.
+
+    Each concurrent slot owns its own pair of players (the engine's search
+    runs without the GIL, peers in their own processes). ``on_game`` is
+    called, in the calling thread, as each game finishes. Returns the games
+    in their numbered order: game ``2k + 1`` gives the first player Black on
+    ballot ``k``, game ``2k + 2`` White.
+    """
+    jobs: queue.Queue[tuple[int, Ballot, bool]] = queue.Queue()
+    for index, ballot in enumerate(ballots):
+        jobs.put((2 * index + 1, ballot, True))
+        jobs.put((2 * index + 2, ballot, False))
+    finished: queue.Queue[GameRecord | BaseException | None] = queue.Queue()
+
+    def work() -> None:
+        try:
+            one, two = first(), second()
+        except BaseException as error:  # reported by the calling thread
+            finished.put(error)
+            return
+        try:
+            while True:
+                try:
+                    number, ballot, first_is_black = jobs.get_nowait()
+                except queue.Empty:
+                    break
+                black, white = (one, two) if first_is_black else (two, one)
+                finished.put(play_game(black, white, ballot, number=number,
+                                       first_is_black=first_is_black, seed=number))
+        except BaseException as error:
+            finished.put(error)
+        finally:
+            one.close()
+            two.close()
+            finished.put(None)
+
+    slots = max(1, min(concurrency, jobs.qsize()))
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(slots)]
+    for thread in threads:
+        thread.start()
+    records: list[GameRecord] = []
+    running = slots
+    while running:
+        item = finished.get()
+        if item is None:
+            running -= 1
+        elif isinstance(item, BaseException):
+            raise item
+        else:
+            records.append(item)
+            if on_game is not None:
+                on_game(item)
+    return sorted(records, key=lambda record: record.number)

@@ -1,0 +1,130 @@
+"""Matches: the ballot deck, players, judging by the rules, statistics and PDN output."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from doublecorner import Board, EngineError, Move
+from doublecorner.cli import main
+from doublecorner.engine import Limit
+from doublecorner.match import (
+    MatchScore,
+    RandomPlayer,
+    parse_player,
+    play_game,
+    run_match,
+    score_of,
+    three_move_deck,
+)
+from tests.conftest import read_tsv
+
+
+def test_the_deck_is_the_156_acf_openings_in_order() -> None:
+    deck = three_move_deck()
+    assert len(deck) == 156
+    published = [row for row in read_tsv("ballots-3move-174.tsv") if row["in_156_deck"] == "1"]
+    assert [str(ballot) for ballot in deck] == [row["moves"] for row in published]
+    assert [ballot.board().fen() for ballot in deck] == [
+        Board(row["fen_after_3_moves"]).fen() for row in published]
+
+
+class Silent:
+    """A player that never has a move: the arena must play one for it."""
+
+    name = "silent"
+
+    def new_game(self) -> None: ...
+
+    def choose(self, board: Board) -> Move | None:
+        return None
+
+    def close(self) -> None: ...
+
+
+class Cheater(Silent):
+    """Plays a move that is never legal."""
+
+    name = "cheater"
+
+    def choose(self, board: Board) -> Move | None:
+        return Move(1, 5) if board.turn.name == "WHITE" else Move(32, 28)
+
+
+def test_a_game_runs_to_an_end_the_rules_give() -> None:
+    ballot = three_move_deck()[0]
+    record = play_game(RandomPlayer(1), RandomPlayer(2), ballot, number=1, first_is_black=True)
+    board = Board()
+    for move in record.moves:
+        board.push(move)
+    outcome = board.outcome()
+    assert outcome is not None
+    assert record.result == outcome.result() and record.reason == outcome.termination.value
+    assert record.moves[:3] == ballot.moves
+
+
+def test_a_player_without_a_move_gets_a_random_one_counted() -> None:
+    record = play_game(Silent(), RandomPlayer(3), three_move_deck()[5], number=1,
+                       first_is_black=True)
+    assert record.fallback_moves > 0
+
+
+def test_an_illegal_move_loses_the_game() -> None:
+    record = play_game(RandomPlayer(1), Cheater(), three_move_deck()[0], number=1,
+                       first_is_black=True)
+    assert record.result == "1-0" and "illegal" in record.reason
+
+
+def test_every_ballot_is_played_twice_with_colours_reversed() -> None:
+    ballots = three_move_deck()[:2]
+    records = run_match(lambda: parse_player("engine:depth=2", default_limit=Limit(depth=1),
+                                             movetime=0.1),
+                        lambda: RandomPlayer(5), ballots, concurrency=2)
+    assert [record.number for record in records] == [1, 2, 3, 4]
+    assert [record.first_is_black for record in records] == [True, False, True, False]
+    assert [record.ballot.number for record in records] == [1, 1, 2, 2]
+    assert records[0].black == records[1].white == "doublecorner(depth 2)"
+    assert score_of(records).games == 4
+
+
+def test_match_statistics() -> None:
+    even = MatchScore(wins=10, draws=80, losses=10)
+    assert even.score == 0.5 and even.elo == 0 and even.los == 0.5
+    low, high = even.elo_interval
+    assert low < 0 < high and low == pytest.approx(-high)
+    assert MatchScore(3, 0, 0).elo == float("inf")
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("stockfish", "unknown player"),
+    ("engine:depth", "not key=value"),
+    ("engine:depth=deep", "not a whole number"),
+    ("random:colour=red", "unknown option 'colour'"),
+])
+def test_bad_player_specs_are_named(spec: str, message: str) -> None:
+    with pytest.raises(EngineError, match=message):
+        parse_player(spec, default_limit=Limit(depth=1), movetime=0.1)
+
+
+def test_the_match_command_prints_the_score_and_writes_pdn(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pdn = tmp_path / "games.pdn"
+    status = main(["match", "engine:depth=3", "random:seed=4", "--openings", "1-2",
+                   "--pdn", str(pdn)])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert len([line for line in out.splitlines() if line.startswith("game ")]) == 4
+    assert re.search(r"^\+\d+ =\d+ -\d+  score [\d.]+%  Elo ", out, re.MULTILINE)
+    text = pdn.read_text()
+    assert text.count('[GameType "21"]') == 4
+    games = text.strip().split("\n\n[")
+    assert len(games) == 4
+    first_moves = text.split("\n\n")[1].split()
+    assert first_moves[:4] == ["1.", "9-13", "21-17", "2."]
+
+
+def test_the_match_command_rejects_a_bad_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "random", "random", "--openings", "0-3"]) == 2
+    assert "outside 1-156" in capsys.readouterr().err
