@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from doublecorner import Board, Color, EngineError, Position
 from doublecorner.engine import Engine, Limit, Score, SearchResult, Weights
 from doublecorner.engine.tt import TranspositionTable
-from doublecorner.kernel.evaluate import MATE
+from doublecorner.kernel.scores import MATE
 from tests.conftest import positions
 
 FIRST_POSITION = "W:WK15,20:BK28,12"

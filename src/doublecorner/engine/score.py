@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from doublecorner.kernel.evaluate import MATE
-from doublecorner.kernel.search import MATE_BOUND
+from doublecorner.kernel.scores import MATE, MATE_BOUND
 
 
 @dataclass(frozen=True, slots=True, order=True)

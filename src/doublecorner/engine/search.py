@@ -24,9 +24,11 @@ from doublecorner.engine.timeman import budget
 from doublecorner.engine.tt import TranspositionTable
 from doublecorner.engine.weights import Weights
 from doublecorner.errors import EngineError
-from doublecorner.kernel.evaluate import FEATURE_COUNT, MATE, evaluate
+from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluate
 from doublecorner.kernel.hashing import zobrist_key
 from doublecorner.kernel.movegen import generate_moves
+from doublecorner.kernel.ordering import HISTORY_SIZE
+from doublecorner.kernel.scores import INFINITE, MATE, MATE_BOUND, MAX_PLY
 from doublecorner.kernel.search import (
     C_ABORTED,
     C_GENERATION,
@@ -47,10 +49,6 @@ from doublecorner.kernel.search import (
     F_TURN,
     F_WHITE,
     FRAME_FIELDS,
-    HISTORY_SIZE,
-    INFINITE,
-    MATE_BOUND,
-    MAX_PLY,
     MOVE_ROWS,
     search_window,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from doublecorner.errors import EngineError
-from doublecorner.kernel.search import TT_FIELDS
+from doublecorner.kernel.tt import TT_FIELDS
 
 ENTRY_BYTES = TT_FIELDS * 8
 MIN_MEGABYTES = 1
@@ -31,6 +31,9 @@ class TranspositionTable:
         self.megabytes = megabytes
         entries = 1 << ((megabytes << 20) // ENTRY_BYTES).bit_length() - 1
         self.table = np.zeros((entries, TT_FIELDS), np.int64)
+        # Touch every page now: the operating system maps zeroed memory lazily, and
+        # faulting it in during the first searches would eat into their time.
+        self.table.fill(0)
         self.generation = 0
 
     @property

@@ -34,6 +34,7 @@ from doublecorner._jit import kernel_inline, kernel_no_alloc
 from doublecorner.kernel.bitops import bit_index, popcount
 from doublecorner.kernel.bits import FULL, square_row_file
 from doublecorner.kernel.movegen import _count_moves_for
+from doublecorner.kernel.scores import MATE
 
 FEATURE_NAMES = (
     "man",
@@ -60,9 +61,6 @@ FEATURE_COUNT = len(FEATURE_NAMES)
  KING_CHASE, SIDE_TO_MOVE) = range(FEATURE_COUNT)
 
 ALL_PIECES = 24
-# The score of a lost position: the side to move has no legal move. The search
-# counts plies on top of it ("win in N"), so static scores stay far below it.
-MATE = 30000
 BLACK_KING_ROW = 0x0000000F  # squares 1-4: Black's own back rank
 WHITE_KING_ROW = 0xF0000000  # squares 29-32
 BLACK_BRIDGE = (1 << 0) | (1 << 2)  # squares 1 and 3

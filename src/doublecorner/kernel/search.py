@@ -25,16 +25,26 @@ import numpy as np
 from doublecorner._jit import kernel_inline, kernel_no_alloc
 from doublecorner.kernel.bitops import bit_index
 from doublecorner.kernel.bits import FULL
-from doublecorner.kernel.encoding import JUMP_COUNT_SHIFT, ROUTE_SHIFT
-from doublecorner.kernel.evaluate import MATE, evaluate
-from doublecorner.kernel.hashing import WHITE_TO_MOVE, ZOBRIST_PIECES, _splitmix64_table
+from doublecorner.kernel.encoding import JUMP_COUNT_SHIFT
+from doublecorner.kernel.evaluate import evaluate
+from doublecorner.kernel.hashing import WHITE_TO_MOVE, ZOBRIST_PIECES
 from doublecorner.kernel.movegen import _count_moves_for, _generate_at, has_captures
+from doublecorner.kernel.ordering import is_late_quiet, pick_next, record_cutoff, score_moves
+from doublecorner.kernel.scores import FORTY_MOVE_PLIES, INFINITE, MATE, MAX_PLY
+from doublecorner.kernel.tt import (
+    BOUND_EXACT,
+    BOUND_LOWER,
+    BOUND_UPPER,
+    T_DATA,
+    T_MOVE,
+    clock_key,
+    score_from_tt,
+    score_to_tt,
+    tt_find,
+    tt_store,
+)
 
-MAX_PLY = 128
 MOVE_ROWS = 16384  # rows of the move stack: far above any line of MAX_PLY positions
-MATE_BOUND = MATE - 2 * MAX_PLY  # scores beyond this are wins or losses
-INFINITE = MATE + 1
-FORTY_MOVE_PLIES = 80
 CHECK_EVERY = 1024  # nodes between two reads of the stop flag
 
 # Fields of a frame: one row per ply.
@@ -47,35 +57,10 @@ FRAME_FIELDS = 18
  C_ROOT_BEST_SCORE, C_OVERFLOWS) = range(9)
 CONTROL_FIELDS = 9
 
-# Transposition table: rows of (key, move key, packed data), in buckets of two
-# rows: the first keeps the deeper search, the second the latest one.
-T_KEY, T_MOVE, T_DATA = range(3)
-TT_FIELDS = 3
-BOUND_EXACT, BOUND_LOWER, BOUND_UPPER = 1, 2, 3
-# The table's key also names how near the 40-move rule a position is: the same
-# pieces with 70 quiet plies behind them may be a draw where with 10 they win.
-CLOCK_BUCKET_SHIFT = 4
-CLOCK_KEYS = _splitmix64_table((FORTY_MOVE_PLIES >> CLOCK_BUCKET_SHIFT) + 1, seed=0xC10C)
-CLOCK_KEYS[0] = 0  # a fresh clock leaves the key as it is
-HISTORY_SIZE = 2 * 32 * 32  # by side to move, origin and destination of a step
-HISTORY_CEILING = 1 << 28
 
 # How a child is being searched: the first move, a zero window, a reduced zero window.
 STAGE_FULL, STAGE_ZERO, STAGE_REDUCED = 0, 1, 2
-# Move-ordering scores.
-ORDER_TT = 1 << 40
-ORDER_KILLER = 1 << 30
-ORDER_CAPTURE = 1 << 20
-
 _ENTER, _NEXT, _RETURN = 0, 1, 2
-
-
-def new_frames() -> np.ndarray:
-    return np.zeros((MAX_PLY + 1, FRAME_FIELDS), np.int64)
-
-
-def new_moves() -> np.ndarray:
-    return np.zeros((MOVE_ROWS, 4), np.int64)
 
 
 @kernel_inline
@@ -143,73 +128,6 @@ def _is_repetition(frames: np.ndarray, game_keys: np.ndarray, ply: int, key: int
                 return True
         earlier -= 2
     return False
-
-
-@kernel_inline
-def _clock_key(clock: int) -> int:
-    bucket: int = CLOCK_KEYS[min(clock, FORTY_MOVE_PLIES) >> CLOCK_BUCKET_SHIFT]
-    return bucket
-
-
-@kernel_inline
-def _tt_find(tt: np.ndarray, key: int, bucket_mask: int) -> int:
-    row: int = key & bucket_mask
-    if tt[row, T_KEY] == key:
-        return row
-    if tt[row + 1, T_KEY] == key:
-        return row + 1
-    return -1
-
-
-@kernel_inline
-def _score_to_tt(score: int, ply: int) -> int:
-    """A win or loss in the table counts plies from the stored node, not from the root."""
-    if score > MATE_BOUND:
-        return score + ply
-    if score < -MATE_BOUND:
-        return score - ply
-    return score
-
-
-@kernel_inline
-def _score_from_tt(score: int, ply: int) -> int:
-    if score > MATE_BOUND:
-        return score - ply
-    if score < -MATE_BOUND:
-        return score + ply
-    return score
-
-
-@kernel_inline
-def _tt_store(tt: np.ndarray, key: int, bucket_mask: int, move: int, score: int, depth: int,
-              bound: int, generation: int) -> None:
-    row = key & bucket_mask
-    if tt[row, T_KEY] == key:
-        slot = row
-    elif tt[row + 1, T_KEY] == key:
-        slot = row + 1
-    else:
-        data = tt[row, T_DATA]
-        stale = ((data >> 32) & 0xFF) != generation
-        if stale or ((data >> 16) & 0xFF) <= depth:
-            # The deeper slot takes the new entry; its old one moves to the second slot.
-            tt[row + 1, T_KEY] = tt[row, T_KEY]
-            tt[row + 1, T_MOVE] = tt[row, T_MOVE]
-            tt[row + 1, T_DATA] = data
-            slot = row
-        else:
-            slot = row + 1
-    if move < 0 and tt[slot, T_KEY] == key:
-        move = tt[slot, T_MOVE]
-    tt[slot, T_KEY] = key
-    tt[slot, T_MOVE] = move
-    tt[slot, T_DATA] = ((score + 32768) | (max(depth, 0) << 16) | (bound << 24)
-                        | (generation << 32))
-
-
-@kernel_inline
-def _history_index(turn: int, move_key: int) -> int:
-    return turn * 1024 + (move_key & 31) * 32 + ((move_key >> ROUTE_SHIFT) & 31)
 
 
 @kernel_inline
@@ -282,12 +200,12 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                     value = -(MATE - ply)
                 continue
             tt_move = -1
-            slot = _tt_find(tt, key ^ _clock_key(clock), bucket_mask)
+            slot = tt_find(tt, key ^ clock_key(clock), bucket_mask)
             if slot >= 0:
                 tt_move = tt[slot, T_MOVE]
                 data = tt[slot, T_DATA]
                 if ply > 0 and beta - alpha == 1 and ((data >> 16) & 0xFF) >= depth:
-                    stored = _score_from_tt((data & 0xFFFF) - 32768, ply)
+                    stored = score_from_tt((data & 0xFFFF) - 32768, ply)
                     bound = (data >> 24) & 3
                     if (bound == BOUND_EXACT or (bound == BOUND_LOWER and stored >= beta)
                             or (bound == BOUND_UPPER and stored <= alpha)):
@@ -305,18 +223,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             capture = (moves[start, 3] >> JUMP_COUNT_SHIFT) & 15 != 0
             if end - start == 1 and depth > 0:
                 depth += 1  # a forced move costs no depth
-            for row in range(start, end):
-                move_key = moves[row, 3]
-                if move_key == tt_move:
-                    order[row] = ORDER_TT
-                elif capture:
-                    order[row] = ORDER_CAPTURE + ((move_key >> JUMP_COUNT_SHIFT) & 15)
-                elif move_key == killers[ply, 0]:
-                    order[row] = ORDER_KILLER
-                elif move_key == killers[ply, 1]:
-                    order[row] = ORDER_KILLER - 1
-                else:
-                    order[row] = history[_history_index(turn, move_key)]
+            score_moves(moves, order, start, end, turn, ply, tt_move, capture, killers, history)
             frames[ply, F_ALPHA] = alpha
             frames[ply, F_BETA] = beta
             frames[ply, F_ALPHA0] = alpha
@@ -342,32 +249,20 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                     bound = BOUND_LOWER
                 else:
                     bound = BOUND_EXACT
-                table_key = frames[ply, F_KEY] ^ _clock_key(frames[ply, F_CLOCK])
-                _tt_store(tt, table_key, bucket_mask, frames[ply, F_BEST_KEY],
-                          _score_to_tt(best, ply), frames[ply, F_DEPTH], bound, generation)
+                table_key = frames[ply, F_KEY] ^ clock_key(frames[ply, F_CLOCK])
+                tt_store(tt, table_key, bucket_mask, frames[ply, F_BEST_KEY],
+                          score_to_tt(best, ply), frames[ply, F_DEPTH], bound, generation)
                 value = best
                 mode = _RETURN
                 continue
-            # Selection sort, one step: the best-ordered remaining move comes next.
-            pick = row
-            for other in range(row + 1, end):
-                if order[other] > order[pick]:
-                    pick = other
-            if pick != row:
-                for field in range(4):
-                    swap = moves[row, field]
-                    moves[row, field] = moves[pick, field]
-                    moves[pick, field] = swap
-                swap = order[row]
-                order[row] = order[pick]
-                order[pick] = swap
+            pick_next(moves, order, row, end)
             depth = frames[ply, F_DEPTH]
             tried = frames[ply, F_TRIED]
             if tried == 0:
                 frames[ply, F_STAGE] = STAGE_FULL
                 _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
             elif (depth >= 3 and tried >= 3 and frames[ply, F_CAPTURE] == 0
-                  and order[row] < ORDER_KILLER - 1):
+                  and is_late_quiet(order[row])):
                 reduction = 2 if depth >= 6 and tried >= 8 else 1
                 frames[ply, F_STAGE] = STAGE_REDUCED
                 _enter_child(frames, moves, ply, row, depth - 1 - reduction, -alpha - 1, -alpha)
@@ -411,14 +306,8 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                         control[C_ROOT_BEST_KEY] = move_key
                         control[C_ROOT_BEST_SCORE] = score
                     if score >= beta and frames[ply, F_CAPTURE] == 0:
-                        if killers[ply, 0] != move_key:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = move_key
-                        index = _history_index(frames[ply, F_TURN], move_key)
-                        history[index] += depth * depth
-                        if history[index] > HISTORY_CEILING:
-                            for entry in range(HISTORY_SIZE):
-                                history[entry] >>= 1
+                        record_cutoff(killers, history, ply, frames[ply, F_TURN], move_key,
+                                      depth)
             frames[ply, F_TRIED] += 1
             frames[ply, F_CUR] = row + 1
             mode = _NEXT
