@@ -40,7 +40,7 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import minimize  # type: ignore[import-untyped]
 
 from doublecorner import Color
 from doublecorner.engine import Engine, Limit, Weights
@@ -85,10 +85,11 @@ def self_play(games: int, depth: int, seed: int, threads: int) -> tuple[np.ndarr
                 if len(board.move_stack) < 3 + RANDOM_PLIES and rng.random() < RANDOM_MOVE_CHANCE:
                     move = rng.choice(sorted(board.legal_moves, key=lambda m: m.path))
                 else:
-                    move = engine.search(position, Limit(depth=depth),
-                                         history=board.position_history(),
-                                         halfmove_clock=board.halfmove_clock).move
-                    assert move is not None
+                    chosen = engine.search(position, Limit(depth=depth),
+                                           history=board.position_history(),
+                                           halfmove_clock=board.halfmove_clock).move
+                    assert chosen is not None  # the game is not over, so there is a move
+                    move = chosen
                 board.push(move)
             outcome = board.outcome()
             assert outcome is not None

@@ -239,3 +239,10 @@ def test_colour_names_in_mirrored_positions() -> None:
     position = Position.from_fen("B:W18,K22:B5,K14")
     assert mirrored(position).turn is Color.WHITE
     assert mirrored(mirrored(position)) == position
+
+
+@pytest.mark.parametrize("limit", [Limit(time=0.05), Limit(clock=0.5, increment=0.01),
+                                   Limit(clock=3.0, moves_to_go=40)])
+def test_time_limits_give_a_legal_move(limit: Limit) -> None:
+    result = Engine(hash_mb=4).search(Position.start(), limit)
+    assert result.move in Board().legal_moves and result.depth >= 1

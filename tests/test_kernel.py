@@ -85,9 +85,11 @@ def test_kernel_gives_identical_results_without_numba() -> None:
 _CACHE_SCRIPT = """
 import importlib, json
 from doublecorner import Board
-Board()  # loads or compiles every kernel function
+from doublecorner.warmup import ensure_engine_compiled
+Board()  # loads or compiles every kernel function of the rules
+ensure_engine_compiled()  # and of the engine
 stats = {}
-for name in ("movegen", "perft", "hashing", "replies"):
+for name in ("movegen", "perft", "hashing", "replies", "evaluate", "search"):
     module = importlib.import_module("doublecorner.kernel." + name)
     for name, value in vars(module).items():
         if hasattr(value, "stats") and hasattr(value, "py_func") and value.signatures:
@@ -103,11 +105,13 @@ def test_compiled_kernel_is_cached_and_loads_in_a_fresh_process(tmp_path: Path) 
     first = subprocess.run([sys.executable, "-c", _CACHE_SCRIPT], capture_output=True,
                            text=True, env=env, check=True, timeout=900)
     assert "compiling the move generator" in first.stderr
+    assert "compiling the engine" in first.stderr
     second = subprocess.run([sys.executable, "-c", _CACHE_SCRIPT], capture_output=True,
                             text=True, env=env, check=True, timeout=300)
     assert "compiling" not in second.stderr
     stats = json.loads(second.stdout)
-    assert {"generate_moves", "count_moves", "perft", "generate_with_reply_counts"} <= set(stats)
+    assert {"generate_moves", "count_moves", "perft", "generate_with_reply_counts",
+            "evaluation_features", "search_window"} <= set(stats)
     for name, (hits, misses) in stats.items():
         assert misses == 0 and hits >= 1, (name, hits, misses)
 

@@ -1,0 +1,98 @@
+"""ProtocolPlayer against small scripted programs: handshake, moves, failures."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from doublecorner import Board, EngineError
+from doublecorner.match import ProtocolPlayer, RandomPlayer, play_game, three_move_deck
+
+PROGRAM = """
+import sys
+from doublecorner import Board
+
+BEHAVIOUR = {behaviour!r}
+board = Board()
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "dcp":
+        print("id name scripted", flush=True)
+        print("dcpok", flush=True)
+    elif words[0] == "position":
+        board = Board(words[2])
+        for move in words[4:]:
+            board.push_str(move)
+    elif words[0] == "go":
+        if BEHAVIOUR == "crash":
+            sys.exit(3)
+        if BEHAVIOUR == "hang":
+            continue
+        if BEHAVIOUR == "none":
+            print("bestmove none", flush=True)
+            continue
+        moves = sorted(str(move) for move in board.legal_moves)
+        reply = moves[-1] if BEHAVIOUR == "last" else "nonsense"
+        print(f"bestmove {{reply}}", flush=True)
+    elif words[0] == "quit":
+        break
+"""
+
+
+Scripted = Callable[[str], ProtocolPlayer]
+
+
+@pytest.fixture
+def scripted(tmp_path: Path) -> Iterator[Scripted]:
+    """Start a scripted program with a behaviour; every one is closed after the test."""
+    players: list[ProtocolPlayer] = []
+
+    def start(behaviour: str) -> ProtocolPlayer:
+        path = tmp_path / f"{behaviour}.py"
+        path.write_text(textwrap.dedent(PROGRAM.format(behaviour=behaviour)))
+        players.append(ProtocolPlayer([sys.executable, str(path)], name="scripted",
+                                      movetime=0.05))
+        return players[-1]
+
+    yield start
+    for player in players:
+        player.close()
+
+
+def test_a_program_that_answers_plays_whole_games(scripted: Scripted) -> None:
+    record = play_game(scripted("last"), RandomPlayer(1), three_move_deck()[0], number=1,
+                       first_is_black=True)
+    assert record.result in {"1-0", "0-1", "1/2-1/2"}
+    assert "failed" not in record.reason and record.fallback_moves == 0
+
+
+def test_bestmove_none_is_no_move(scripted: Scripted) -> None:
+    assert scripted("none").choose(Board()) is None
+
+
+@pytest.mark.parametrize(("behaviour", "message"), [
+    ("crash", "exited"),
+    ("nonsense", "invalid move 'nonsense'"),
+])
+def test_a_failing_program_raises_engine_error(scripted: Scripted, behaviour: str,
+                                               message: str) -> None:
+    with pytest.raises((EngineError, ValueError), match=message):
+        scripted(behaviour).choose(Board())
+
+
+def test_a_hung_program_times_out(scripted: Scripted, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("doublecorner.match.players.REPLY_GRACE_SECONDS", 0.2)
+    with pytest.raises(EngineError, match="no 'bestmove' within"):
+        scripted("hang").choose(Board())
+
+
+def test_a_program_that_fails_loses_the_game(scripted: Scripted) -> None:
+    record = play_game(scripted("crash"), RandomPlayer(2), three_move_deck()[0], number=1,
+                       first_is_black=True)
+    assert record.result == "0-1" and "scripted failed" in record.reason
