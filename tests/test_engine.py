@@ -246,3 +246,8 @@ def test_colour_names_in_mirrored_positions() -> None:
 def test_time_limits_give_a_legal_move(limit: Limit) -> None:
     result = Engine(hash_mb=4).search(Position.start(), limit)
     assert result.move in Board().legal_moves and result.depth >= 1
+
+
+def test_a_negative_halfmove_clock_is_refused() -> None:
+    with pytest.raises(EngineError, match="halfmove clock must be 0 or more, not -1"):
+        Engine(hash_mb=1).search(Position.start(), Limit(depth=1), halfmove_clock=-1)

@@ -35,3 +35,25 @@ def test_core_never_imports_the_cli() -> None:
             continue
         source = path.read_text()
         assert "doublecorner.cli" not in source, path.name
+
+
+def _imports_svg(node: ast.AST) -> bool:
+    if isinstance(node, ast.Import):
+        return any(alias.name == "doublecorner.svg" for alias in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return node.module == "doublecorner.svg" or (
+            node.module == "doublecorner" and any(alias.name == "svg" for alias in node.names))
+    return False
+
+
+def test_core_imports_svg_only_inside_the_functions_that_draw() -> None:
+    for path in PACKAGE.glob("*.py"):
+        if path.name == "svg.py":
+            continue
+        tree = ast.parse(path.read_text())
+        assert not any(_imports_svg(node) for node in tree.body), path.name
+    board_source = ast.parse((PACKAGE / "board.py").read_text())
+    lazy = [function.name for function in ast.walk(board_source)
+            if isinstance(function, ast.FunctionDef)
+            and any(_imports_svg(node) for node in ast.walk(function))]
+    assert lazy == ["_repr_svg_"]

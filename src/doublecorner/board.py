@@ -376,6 +376,14 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, marking the last move: how Jupyter shows a board."""
+        # Imported here, not at the top: the core sits below the formats layer
+        # (doublecorner.svg imports this module), and most programs never draw.
+        from doublecorner import svg
+
+        return svg.board(self)
+
 
 class LegalMoveView:
     """The legal moves of a board, always up to date with it.

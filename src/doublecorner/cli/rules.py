@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any, TextIO
 
+from doublecorner import svg
 from doublecorner.board import Board
-from doublecorner.cli.common import EXIT_OK, UsageError
+from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError
 from doublecorner.diagram import board_diagram, square_numbers_diagram
 from doublecorner.errors import DraughtsError
 from doublecorner.fen import STARTING_FEN
@@ -17,6 +19,8 @@ from doublecorner.position import Position
 from doublecorner.warmup import ensure_compiled
 
 PROGRESS_FROM_DEPTH = 12  # deeper counts take seconds to hours
+_COORDINATES = {"numbers": svg.Coordinates.NUMBERS, "algebraic": svg.Coordinates.ALGEBRAIC,
+                "none": None}
 
 
 def add_parsers(commands: Any) -> None:
@@ -26,7 +30,13 @@ def add_parsers(commands: Any) -> None:
     show.add_argument("--flip", action="store_true", help="Black at the bottom")
     show.add_argument("--numbers", action="store_true",
                       help="also print the square numbers beside the board")
-    show.set_defaults(run=lambda a: _show(a.fen, flip=a.flip, numbers=a.numbers))
+    show.add_argument("--svg", metavar="FILE",
+                      help="write the board as SVG to FILE (- for stdout, instead of the text)")
+    show.add_argument("--style", choices=[style.value for style in svg.Style],
+                      help="with --svg: a tournament board (default) or a book diagram")
+    show.add_argument("--coordinates", choices=[*_COORDINATES],
+                      help="with --svg: label squares by number (default), a1-h8, or none")
+    show.set_defaults(run=_show_command)
 
     moves = commands.add_parser(
         "moves", help="list the legal moves of a position, one per line, sorted",
@@ -65,6 +75,28 @@ def _moves(fen: str) -> int:
 
 def _sorted_moves(board: Board) -> list[str]:
     return [str(move) for move in sorted(board.legal_moves, key=lambda move: move.path)]
+
+
+def _show_command(arguments: argparse.Namespace) -> int:
+    if arguments.svg is None:
+        for option in ("style", "coordinates"):
+            if getattr(arguments, option) is not None:
+                raise UsageError(f"--{option} applies to the SVG picture: add --svg FILE")
+        return _show(arguments.fen, flip=arguments.flip, numbers=arguments.numbers)
+    position = Position.from_fen(arguments.fen)
+    style = svg.Style(arguments.style) if arguments.style else svg.Style.TOURNAMENT
+    picture = svg.board(position, flipped=arguments.flip, style=style,
+                        coordinates=_COORDINATES[arguments.coordinates or "numbers"])
+    if arguments.svg == "-":
+        sys.stdout.write(picture)
+        return EXIT_OK
+    try:
+        Path(arguments.svg).write_text(picture, encoding="utf-8")
+    except OSError as error:
+        print(f"doublecorner: error: cannot write {arguments.svg!r}: {error.strerror or error}",
+              file=sys.stderr)
+        return EXIT_FAILURE
+    return _show(arguments.fen, flip=arguments.flip, numbers=arguments.numbers)
 
 
 def _show(fen: str, *, flip: bool, numbers: bool) -> int:

@@ -146,8 +146,10 @@ class Engine:
         counts the plies since the last man move or capture (the 40-move rule).
         ``on_info`` gets a result after every finished depth.
 
-        :raises EngineError: if the engine is already searching.
+        :raises EngineError: if the engine is already searching, or the clock is negative.
         """
+        if halfmove_clock < 0:
+            raise EngineError(f"halfmove clock must be 0 or more, not {halfmove_clock}")
         if not self._busy.acquire(blocking=False):
             raise EngineError("the engine is already searching; stop it first")
         try:
