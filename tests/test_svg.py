@@ -225,7 +225,7 @@ def test_arrows_run_from_square_to_square_and_a_capture_along_its_path() -> None
     shaft, tip = points_of(step)
     assert shaft[0] == pytest.approx(centre[22]) and tip == pytest.approx(centre[17])
     shaft, tip = points_of(capture)
-    assert shaft[:2] == pytest.approx([centre[9], centre[18]])
+    assert shaft[0] == pytest.approx(centre[9]) and shaft[1] == pytest.approx(centre[18])
     assert tip == pytest.approx(centre[27])
 
 
