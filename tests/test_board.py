@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from doublecorner import Board, IllegalMoveError, Move
+from doublecorner import Board, IllegalMoveError, InvalidFenError, Move
 from doublecorner.board import _new_buffer
 
 FENS = ["B:W21-32:B1-12", "W:WK25:B6,7,14,15,22", "B:WK10,13,K17,K23,32:B5,12,K22,K29,K31"]
@@ -43,3 +43,8 @@ def test_copy_without_stack_keeps_the_forty_move_count_but_no_repetitions() -> N
     copy = board.copy(stack=False)
     assert copy.halfmove_clock == 8 and not copy.is_repetition(2)
     assert board.copy().is_repetition(3)
+
+
+def test_a_fen_square_with_thousands_of_digits_is_an_invalid_fen() -> None:
+    with pytest.raises(InvalidFenError, match=r"square 999999999999\.\.\. is outside 1-32"):
+        Board("B:W" + "9" * 5000 + ":B1")

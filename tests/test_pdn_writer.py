@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from doublecorner import Board, IllegalMoveError, Move
-from doublecorner.pdn import SEVEN_TAG_ROSTER, move_text, write_game
+from doublecorner.pdn import (
+    SEVEN_TAG_ROSTER,
+    Game,
+    GameNode,
+    PdnReader,
+    StringExporter,
+    iter_games,
+    move_text,
+    read_game,
+    write_game,
+)
 
 
 def tag_names(text: str) -> list[str]:
@@ -55,3 +69,87 @@ def test_an_illegal_move_is_refused_with_its_number() -> None:
 
 def test_quotes_in_tags_are_escaped() -> None:
     assert '[Event "the \\"big\\" one"]' in write_game([], tags={"Event": 'the "big" one'})
+
+
+# -- the tree writer ------------------------------------------------------------------------
+
+
+def read(text: str) -> Game:
+    game = read_game(io.StringIO(text), strict=True)
+    assert game is not None
+    return game
+
+
+def movetext(game: Game, **options: Any) -> str:
+    return game.accept(StringExporter(**options)).split("\n\n", 1)[1].strip()
+
+
+def test_white_moves_get_a_number_after_a_comment_or_a_variation() -> None:
+    game = read("{c} 1. 11-15 {after} 23-19 (22-18 15x22 {x} 25x18) 2. 8-11 (9-14) 22-17 *")
+    assert movetext(game, columns=None) == (
+        "{c} 1. 11-15 {after} 1... 23-19 (1... 22-18 2. 15x22 {x} 2... 25x18) 2. 8-11 "
+        "(2. 9-14) 2... 22-17 *")
+
+
+def test_marks_for_the_first_six_nags_and_dollars_for_the_rest() -> None:
+    game = Game()
+    game.add_variation(Move(11, 15), nags={1, 14}).add_variation(Move(23, 19), nags={6, 2})
+    assert movetext(game) == "1. 11-15! $14 23-19? $6 *"
+
+
+def test_options_leave_out_comments_and_variations() -> None:
+    game = read("{c} 1. 11-15 {after} 23-19 (22-18 15x22) *")
+    assert movetext(game, comments=False, variations=False) == "1. 11-15 23-19 *"
+
+
+def test_a_comment_with_a_brace_becomes_a_line_comment() -> None:
+    game = Game()
+    game.add_variation(Move(11, 15), comment="a } b\n c").add_variation(Move(23, 19))
+    game.variations[0].add_variation(Move(22, 18), comment="d}")
+    assert movetext(game, columns=None) == "1. 11-15 ; a } b c\n1... 23-19 (1... 22-18 ; d}\n) *"
+    read_back = read(str(game))
+    assert read_back.variations[0].comment == "a } b c"
+    assert read_back.variations[0].variations[1].comment == "d}"
+
+
+def test_tags_in_standard_order_with_a_canonical_fen_and_unknown_tags_last() -> None:
+    game = Game({"Opening": "x", "FEN": "W:W18:B14", "Black": "B", "Site": "s"})
+    text = str(game)
+    assert tag_names(text) == [*SEVEN_TAG_ROSTER, "GameType", "SetUp", "FEN", "Opening"]
+    assert '[Date "????.??.??"]' in text and '[Event "?"]' in text
+    assert str(read(text).board().fen()) == "W:W18:B14"
+
+
+def test_a_move_number_stays_on_the_line_of_its_move() -> None:
+    board = Board()
+    game = Game()
+    node: GameNode = game
+    for _ in range(120):
+        if board.is_game_over():
+            break
+        move = sorted(board.legal_moves, key=lambda move: move.path)[-1]
+        node = node.add_variation(move, comment="a fairly long comment" if len(
+            board.move_stack) % 7 == 0 else "")
+        board.push(move)
+    lines = movetext(game, columns=30).splitlines()
+    assert max(len(line) for line in lines) <= 30
+    assert not any(line.endswith(".") for line in lines)
+    assert " ".join(movetext(game, columns=None).split()) == " ".join(" ".join(lines).split())
+    assert read(str(game)).mainline_moves() == board.move_stack
+
+
+def test_ambiguous_captures_are_written_in_full_inside_a_tree() -> None:
+    game = Game()
+    game.setup("W:WK25:B6,7,14,15,22")
+    game.add_variation(Move(25, 18, 9, 2, 11, 18))
+    game.add_variation(Move(25, 18, 11, 2, 9, 18))
+    assert movetext(game) == "1... 25x18x9x2x11x18 (1... 25x18x11x2x9x18) *"
+
+
+def test_the_exporter_writes_straight_from_the_reader() -> None:
+    path = Path(__file__).with_name("data") / "pdn" / "quirks.pdn"
+    games = list(iter_games(path))
+    with path.open("rb") as handle:
+        reader = PdnReader(handle)
+        streamed = [reader.read_game(StringExporter()) for _ in games]
+    assert streamed == [str(game) for game in games]

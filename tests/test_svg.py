@@ -302,3 +302,12 @@ def test_anything_with_a_board_method_is_drawn_as_its_board() -> None:
 def test_bad_arguments_raise_precise_errors(call: object, error: type[Exception]) -> None:
     with pytest.raises(error):
         call()  # type: ignore[operator]
+
+
+def test_a_game_node_shows_itself_as_its_board() -> None:
+    from doublecorner.pdn import Game
+
+    game = Game()
+    node = game.add_line([Move(11, 15), Move(23, 19)])
+    assert node._repr_svg_() == svg.board(node.board())
+    assert "last-move" in node._repr_svg_()

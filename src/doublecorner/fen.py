@@ -79,12 +79,13 @@ def _parse_piece_list(text: str, side: str, pieces: str) -> dict[int, bool]:
                 f"invalid FEN {text!r}: {token!r} in {_SIDE_NAMES[side]}'s list is not a "
                 "square, a king (K5) or a range (21-32)")
         king = bool(match.group(1) or match.group(3))
+        for digits in filter(None, (match.group(2), match.group(4))):
+            # Checked as text first: int() refuses numbers of over 4,300 digits.
+            if len(digits.lstrip("0")) > 2 or not 1 <= int(digits) <= 32:
+                shown = digits if len(digits) <= 12 else f"{digits[:12]}..."
+                raise InvalidFenError(f"invalid FEN {text!r}: square {shown} is outside 1-32")
         first = int(match.group(2))
         last = int(match.group(4)) if match.group(4) else first
-        for square in (first, last):
-            if not 1 <= square <= 32:
-                raise InvalidFenError(
-                    f"invalid FEN {text!r}: square {square} is outside 1-32")
         if last < first:
             raise InvalidFenError(f"invalid FEN {text!r}: range {token!r} runs backwards")
         for square in range(first, last + 1):

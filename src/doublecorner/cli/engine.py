@@ -1,4 +1,4 @@
-"""Subcommands that run the engine on one position: ``analyse`` and ``bestmove``."""
+"""Subcommands that run the engine: ``analyse`` (a position or a PDN file) and ``bestmove``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from doublecorner.board import Board
@@ -15,19 +16,32 @@ from doublecorner.engine.limit import MAX_DEPTH
 from doublecorner.fen import STARTING_FEN
 
 DEFAULT_SECONDS = 5.0
+DEFAULT_GAME_SECONDS = 0.5  # per position when a whole PDN file is analysed
 DEFAULT_HASH_MB = 64
 
 
 def add_parsers(commands: Any) -> None:
     """Register ``analyse`` and ``bestmove``."""
     analyse = commands.add_parser(
-        "analyse", aliases=["analyze"], help="search a position, one line per finished depth",
-        description="Print one line per finished depth: depth, selective depth, score "
-                    "(hundredths of a man for the side to move, or 'win in N' plies), nodes, "
-                    "nodes/s and the principal variation.")
+        "analyse", aliases=["analyze"],
+        help="search a position (one line per finished depth), or every position of a PDN file",
+        description="Given a FEN: print one line per finished depth: depth, selective depth, "
+                    "score (hundredths of a man for the side to move, or 'win in N' plies), "
+                    "nodes, nodes/s and the principal variation. Given a PDN file: search every "
+                    "position of every game's main line (--time or --depth per position, "
+                    f"default {DEFAULT_GAME_SECONDS:g} s) and write the games annotated: the "
+                    "score after each move and the engine's move where it differs as comments, "
+                    "blunders (??, a loss of 3 men or more, or a win or draw thrown away), "
+                    "mistakes (?, 1 man) and inaccuracies (?!, half a man) as NAGs; "
+                    "optionally plot the score over each game.")
     _add_search_options(analyse)
     analyse.add_argument("--json", action="store_true",
                          help="one JSON object per depth, then one with the best move")
+    analyse.add_argument("-o", "--output", type=Path, metavar="OUT.pdn",
+                         help="PDN file mode: write the annotated games here (default: stdout)")
+    analyse.add_argument("--plot", type=Path, metavar="OUT.svg|OUT.png",
+                         help="PDN file mode: plot the score over the game (numbered OUT-N "
+                              "when the file has several games; needs matplotlib)")
     analyse.set_defaults(run=_analyse)
 
     bestmove = commands.add_parser("bestmove", help="print only the engine's move")
@@ -36,7 +50,9 @@ def add_parsers(commands: Any) -> None:
 
 
 def _add_search_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("fen", nargs="?", default=STARTING_FEN, help="a FEN (default: start)")
+    parser.add_argument("fen", nargs="?", default=STARTING_FEN,
+                        help="a FEN (default: start)" if parser.prog.endswith("bestmove")
+                        else "a FEN (default: start) or a PDN file")
     parser.add_argument("--moves", default="", metavar="MOVES",
                         help="moves to play from the FEN first, e.g. '11-15 23-19'")
     limits = parser.add_mutually_exclusive_group()
@@ -59,14 +75,15 @@ def board_from_arguments(fen: str, moves: str) -> Board:
     return board
 
 
-def limit_from_arguments(arguments: argparse.Namespace) -> Limit:
+def limit_from_arguments(arguments: argparse.Namespace, *,
+                         default_seconds: float = DEFAULT_SECONDS) -> Limit:
     if arguments.depth is not None:
         if arguments.depth > MAX_DEPTH:
             raise UsageError(f"--depth must be at most {MAX_DEPTH}, not {arguments.depth}")
         return Limit(depth=arguments.depth)
     if arguments.nodes is not None:
         return Limit(nodes=arguments.nodes)
-    return Limit(time=arguments.time or DEFAULT_SECONDS)
+    return Limit(time=arguments.time or default_seconds)
 
 
 def run_search(engine: Engine, board: Board, limit: Limit,
@@ -123,6 +140,12 @@ def info_json(result: SearchResult) -> dict[str, Any]:
 
 
 def _analyse(arguments: argparse.Namespace) -> int:
+    if is_pdn_file(arguments.fen):
+        from doublecorner.cli.game_analysis import analyse_pdn_file
+
+        return analyse_pdn_file(arguments)
+    if arguments.output or arguments.plot:
+        raise UsageError("--output and --plot need a PDN file to analyse, not a FEN")
     board = board_from_arguments(arguments.fen, arguments.moves)
     engine = Engine(hash_mb=arguments.hash)
     if arguments.json:
@@ -139,6 +162,11 @@ def _analyse(arguments: argparse.Namespace) -> int:
     else:
         print(f"bestmove {result.move}")
     return EXIT_OK
+
+
+def is_pdn_file(argument: str) -> bool:
+    """Whether ``analyse`` was given a file rather than a FEN (a FEN never names a file)."""
+    return argument.lower().endswith(".pdn") or Path(argument).is_file()
 
 
 def _bestmove(arguments: argparse.Namespace) -> int:

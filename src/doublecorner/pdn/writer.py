@@ -1,22 +1,46 @@
-"""Write a game as standard PDN: the seven tags, GameType 21, short-form moves, wrapped lines."""
+"""Write games as standard PDN: the seven tags, GameType 21, short-form moves, wrapped lines.
+
+:class:`StringExporter` is a visitor: ``game.accept(StringExporter())`` (or
+``str(game)``) writes a game tree with its comments, NAGs and variations;
+:func:`write_game` writes a plain list of moves.
+
+>>> import io
+>>> from doublecorner.pdn import read_game
+>>> game = read_game(io.StringIO("1. 11-15 22-18 2. 15x22 {forced} 2... 25x18 *"))
+>>> print(game.accept(StringExporter(columns=None)))  # doctest: +ELLIPSIS
+[Event "?"]
+...
+[GameType "21"]
+<BLANKLINE>
+1. 11-15 22-18 2. 15x22 {forced} 2... 25x18 *
+<BLANKLINE>
+"""
 
 from __future__ import annotations
 
 import datetime
-import textwrap
 from collections.abc import Mapping, Sequence
 
 from doublecorner.board import Board
 from doublecorner.color import Color
-from doublecorner.errors import AmbiguousMoveError, IllegalMoveError
+from doublecorner.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.move import Move
 from doublecorner.outcome import Outcome
+from doublecorner.pdn.game import (
+    GAME_TYPE,
+    RESULTS,
+    SEVEN_TAG_ROSTER,
+    TWO_POINT_RESULTS,
+    UNKNOWN_DATE,
+    Game,
+)
+from doublecorner.pdn.nags import mark_of_nag
+from doublecorner.pdn.visitor import SKIP, Skip, Visitor
 from doublecorner.position import Position
 
-SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "Black", "White", "Result")
-GAME_TYPE = "21"  # English draughts; "1-0" is a win for Black, who moves first
 LINE_WIDTH = 79
+_LINE_END = "\n"  # ends a unit of movetext that must end its line
 
 
 def result_text(outcome: Outcome | None) -> str:
@@ -41,9 +65,165 @@ def move_text(board: Board, move: Move) -> str:
     return str(move)
 
 
+class StringExporter(Visitor[str]):
+    """A visitor that writes the game it walks as PDN text, ending in a newline.
+
+    The seven standard tags come first (a missing one as ``?``), then
+    ``GameType``, ``SetUp`` and ``FEN`` (canonical) for a game from a set-up
+    position, then the other tags in their order. Moves are in short form
+    unless that is ambiguous; Black's moves carry the move number, White's
+    carry ``N...`` where a comment or variation comes between. NAGs 1-6 are
+    written as marks (``11-15!?``), others as ``$n``. Lines are wrapped at
+    ``columns`` (``None``: not at all); ``comments=False`` and
+    ``variations=False`` leave those out.
+    """
+
+    def __init__(self, *, columns: int | None = LINE_WIDTH, comments: bool = True,
+                 variations: bool = True) -> None:
+        self.columns = columns
+        self.comments = comments
+        self.variations = variations
+        self._text = ""
+        self.begin_game()
+
+    def begin_game(self) -> None:
+        self._headers: dict[str, str] = {}
+        self._tokens: list[str] = []
+        self._ply = 0  # plies from a position with Black to move, so 1. is Black's move
+        self._variation_plies: list[int] = []
+        self._needs_number = True
+        self._markable = -1  # the index of a move token that has no mark yet
+        self._result = "*"
+
+    def visit_header(self, name: str, value: str) -> None:
+        self._headers[name] = value
+
+    def end_headers(self) -> None:
+        self._ply = 1 if self._headers.get("FEN", "B").strip().upper().startswith("W") else 0
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        number = self._ply // 2 + 1
+        text = move_text(board, move)
+        # A move number stays on the line of its move.
+        if board.turn is Color.BLACK:
+            text = f"{number}. {text}"
+        elif self._needs_number:
+            text = f"{number}... {text}"
+        self._tokens.append(text)
+        self._markable = len(self._tokens) - 1
+        self._ply += 1
+        self._needs_number = False
+
+    def visit_nag(self, nag: int) -> None:
+        mark = mark_of_nag(nag)
+        if mark is not None and self._markable == len(self._tokens) - 1:
+            self._tokens[-1] += mark
+            self._markable = -1
+        else:
+            self._tokens.append(f"${nag}")
+
+    def visit_comment(self, comment: str) -> None:
+        text = " ".join(comment.split())
+        if not (self.comments and text):
+            return
+        if "}" in text:  # it would end a {...} comment early: a ";" comment runs to the line end
+            self._tokens.append(f"; {text}{_LINE_END}")
+        else:
+            self._tokens.extend(f"{{{text}}}".split(" "))  # a comment may break at its spaces
+        self._needs_number = True
+
+    def begin_variation(self) -> Skip | None:
+        if not self.variations:
+            return SKIP
+        self._tokens.append("(")
+        self._variation_plies.append(self._ply)
+        self._ply -= 1  # the variation replaces the move just written
+        self._needs_number = True
+        return None
+
+    def end_variation(self) -> None:
+        self._tokens.append(")")
+        self._ply = self._variation_plies.pop()
+        self._needs_number = True
+
+    def visit_result(self, result: str) -> None:
+        # A Result tag of any other text still ends the moves with a result a reader knows.
+        self._result = result if result in RESULTS or result in TWO_POINT_RESULTS else "*"
+
+    def end_game(self) -> None:
+        headers = self._ordered_headers()
+        tags = "".join(f'[{name} "{_escape(value)}"]\n' for name, value in headers.items())
+        movetext = _wrap(_glue_parentheses([*self._tokens, self._result]), self.columns)
+        self._text = f"{tags}\n{movetext}\n"
+
+    def result(self) -> str:
+        return self._text
+
+    def _ordered_headers(self) -> dict[str, str]:
+        given = self._headers
+        headers = {name: given.get(name, "?") for name in SEVEN_TAG_ROSTER}
+        if "Date" not in given:
+            headers["Date"] = UNKNOWN_DATE
+        headers["Result"] = given.get("Result", self._result)  # even "?" or a typo: kept
+        headers["GameType"] = given.get("GameType", GAME_TYPE)
+        if "FEN" in given:
+            headers["SetUp"] = "1"
+            try:
+                headers["FEN"] = Position.from_fen(given["FEN"]).fen()
+            except (DraughtsError, ValueError):  # written as given: not ours to fix
+                headers["FEN"] = given["FEN"]
+        for name, value in given.items():
+            headers.setdefault(name, value)
+        return headers
+
+
+def _escape(value: str) -> str:
+    """A tag value between quotes: backslash and quote escaped, line breaks made spaces."""
+    value = value.replace("\r", " ").replace("\n", " ")
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _glue_parentheses(units: list[str]) -> list[str]:
+    """The units with each ``(`` joined to the unit after it and each ``)`` to the one before."""
+    glued: list[str] = []
+    opening = False
+    for unit in units:
+        # A ")" stays off a unit that ends its line: that is a ";" comment, which would take it.
+        closing = unit == ")" and glued and not glued[-1].endswith(_LINE_END)
+        if opening or closing:
+            glued[-1] += unit
+        else:
+            glued.append(unit)
+        opening = unit == "("
+    return glued
+
+
+def _wrap(units: list[str], columns: int | None) -> str:
+    """The units joined by spaces, in lines of at most ``columns`` (``None``: one line).
+
+    A longer unit stands alone; a unit ending in a line break ends its line.
+    """
+    lines: list[str] = []
+    line = ""
+    for unit in units:
+        ends_line = unit.endswith(_LINE_END)
+        unit = unit.removesuffix(_LINE_END)
+        if line and columns is not None and len(line) + 1 + len(unit) > columns:
+            lines.append(line)
+            line = unit
+        else:
+            line = f"{line} {unit}" if line else unit
+        if ends_line:
+            lines.append(line)
+            line = ""
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def write_game(moves: Sequence[Move], *, tags: Mapping[str, str] | None = None,
                start_fen: str = STARTING_FEN, result: str | None = None) -> str:
-    """A game as PDN text, ending in a blank line.
+    """A game of plain moves as PDN text, ending in a newline.
 
     The seven standard tags come first (unset ones as ``?``, the date as
     today), then ``GameType`` and, for a game not from the start position,
@@ -51,6 +231,7 @@ def write_game(moves: Sequence[Move], *, tags: Mapping[str, str] | None = None,
     outcome the rules give after the last move.
 
     :raises IllegalMoveError: a move is not legal where it is played.
+    :raises InvalidFenError: ``start_fen`` is not a valid FEN.
 
     >>> tags = {"Event": "Demo", "Date": "2026.11.30"}
     >>> print(write_game([Move(11, 15), Move(23, 19)], tags=tags))
@@ -67,41 +248,15 @@ def write_game(moves: Sequence[Move], *, tags: Mapping[str, str] | None = None,
     <BLANKLINE>
     """
     board = Board(start_fen)
-    tokens: list[str] = []
     for number, move in enumerate(moves, start=1):
         if move not in board.legal_moves:
             raise IllegalMoveError(f"move {number}, {move}, is not legal in {board.fen()}")
-        if board.turn is Color.BLACK:
-            tokens.append(f"{_move_number(board, start_fen)}.")
-        elif number == 1:
-            tokens.append(f"{_move_number(board, start_fen)}...")
-        tokens.append(move_text(board, move))
         board.push(move)
-    final = result if result is not None else result_text(board.outcome())
-    tokens.append(final)
-    all_tags = dict.fromkeys(SEVEN_TAG_ROSTER, "?")
-    all_tags["Date"] = datetime.date.today().strftime("%Y.%m.%d")
-    all_tags.update(tags or {})
-    all_tags["Result"] = final
-    all_tags["GameType"] = GAME_TYPE
+    game = Game()
+    game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
+    game.headers.update(tags or {})
+    game.headers["Result"] = result if result is not None else result_text(board.outcome())
     if Position.from_fen(start_fen) != Position.start():
-        all_tags["SetUp"] = "1"
-        all_tags["FEN"] = Position.from_fen(start_fen).fen()
-    ordered = [*SEVEN_TAG_ROSTER, "GameType", "SetUp", "FEN"]
-    names = [name for name in ordered if name in all_tags]
-    names += [name for name in all_tags if name not in ordered]
-    header = "".join(f'[{name} "{_escape(all_tags[name])}"]\n' for name in names)
-    body = textwrap.fill(" ".join(tokens), width=LINE_WIDTH, break_long_words=False,
-                         break_on_hyphens=False)
-    return f"{header}\n{body}\n"
-
-
-def _move_number(board: Board, start_fen: str) -> int:
-    """The number of the full move being played (Black's and White's move share one)."""
-    first_turn = Position.from_fen(start_fen).turn
-    plies = len(board.move_stack) + (1 if first_turn is Color.WHITE else 0)
-    return plies // 2 + 1
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+        game.setup(start_fen)
+    game.add_line(moves)
+    return game.accept(StringExporter())

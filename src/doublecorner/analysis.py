@@ -1,0 +1,223 @@
+"""Whole-game analysis: the engine on every position of a game, judgements, annotations.
+
+:func:`analyse_game` searches each position of a game's main line (with the
+game's history, so repetitions and the 40-move count are seen) and compares
+the move played with the engine's best move. The loss of a move is how much
+worse, for the side that made it, the position after it scores than the
+position before it, in hundredths of a man (wins and losses count as
+:data:`DECISIVE` either way). The judgements and their thresholds:
+
+=================  ==========  =========================================
+judgement          loss        also
+=================  ==========  =========================================
+blunder (``??``)   >= 300      or a won position thrown into a draw or loss,
+                               or a drawn one into a loss
+mistake (``?``)    >= 100
+inaccuracy (``?!``) >= 50
+=================  ==========  =========================================
+
+A move that only keeps a win (a longer road to the same end) is never marked.
+:func:`annotate` writes the results into the game: a comment after every move
+with the score and, where it differs, the engine's move; the judgement as a
+NAG. :func:`evaluation_plot` draws the scores over the game (needs the
+``plot`` extra, matplotlib).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from doublecorner.board import Board
+from doublecorner.color import Color
+from doublecorner.engine import Engine, Limit, Score
+from doublecorner.move import Move
+from doublecorner.pdn import Game, nags
+
+DECISIVE = 1500  # a won or lost game, in hundredths of a man, for losses and plots
+PLOT_LIMIT = 10.0  # men: the plot's vertical range either side of 0
+
+
+class Judgement(enum.Enum):
+    """How bad a move was; the value is its NAG."""
+
+    INACCURACY = nags.DUBIOUS_MOVE
+    MISTAKE = nags.MISTAKE
+    BLUNDER = nags.BLUNDER
+
+
+# (judgement, smallest loss), worst first.
+THRESHOLDS = ((Judgement.BLUNDER, 300), (Judgement.MISTAKE, 100), (Judgement.INACCURACY, 50))
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAnalysis:
+    """The engine's view of one move of the game.
+
+    ``before`` scores the position the move was played in, ``after`` the
+    position it made, both for ``mover``; ``best`` is the engine's choice.
+    """
+
+    ply: int
+    mover: Color
+    move: Move
+    best: Move | None
+    before: Score
+    after: Score
+    depth: int
+
+    @property
+    def loss(self) -> int:
+        """Hundredths of a man the move gave away (0 for the best move or better)."""
+        return max(0, _value(self.before) - _value(self.after))
+
+    @property
+    def judgement(self) -> Judgement | None:
+        if self.before.is_win and not self.after.is_win:
+            return Judgement.BLUNDER
+        if not self.before.is_loss and self.after.is_loss:
+            return Judgement.BLUNDER
+        if self.before.is_win and self.after.is_win:
+            return None
+        loss = self.loss
+        return next((judgement for judgement, least in THRESHOLDS if loss >= least), None)
+
+    def black_score(self) -> float:
+        """The score after the move, in men, from Black's side, clipped for plotting."""
+        return _black_view(self.after, self.mover)
+
+
+def _black_view(score: Score, side: Color) -> float:
+    """``score``, which is for ``side``, in men from Black's side, clipped for plotting."""
+    value = max(-PLOT_LIMIT, min(PLOT_LIMIT, _value(score) / 100))
+    return value if side is Color.BLACK else -value
+
+
+def _value(score: Score) -> int:
+    if score.is_win:
+        return DECISIVE
+    if score.is_loss:
+        return -DECISIVE
+    return max(-DECISIVE, min(DECISIVE, score.value))
+
+
+ProgressCallback = Callable[[int, int], None]
+
+
+def analyse_game(game: Game, engine: Engine, limit: Limit, *,
+                 on_move: ProgressCallback | None = None) -> list[MoveAnalysis]:
+    """Search every position of the main line; one :class:`MoveAnalysis` per move.
+
+    ``on_move(done, total)`` is called after each move is analysed.
+
+    :raises InvalidFenError: the game's ``FEN`` tag is not a valid FEN.
+    :raises IllegalMoveError: a move of the main line is illegal (a tree built by hand).
+    """
+    moves = game.mainline_moves()
+    board = game.board()
+    engine.new_game()
+    scores: list[Score] = []
+    best_moves: list[Move | None] = []
+    depths: list[int] = []
+    for index in range(len(moves) + 1):
+        result = engine.search(board.position(), limit, history=board.position_history(),
+                               halfmove_clock=board.halfmove_clock)
+        scores.append(_final_score(board, result.score))
+        best_moves.append(result.move)
+        depths.append(result.depth)
+        if index < len(moves):
+            board.push(moves[index])
+            if on_move is not None:
+                on_move(index + 1, len(moves))
+    start = game.board()
+    return [MoveAnalysis(ply=index + 1,
+                         mover=start.turn if index % 2 == 0 else start.turn.opponent,
+                         move=move, best=best_moves[index], before=scores[index],
+                         after=-scores[index + 1], depth=depths[index])
+            for index, move in enumerate(moves)]
+
+
+def _final_score(board: Board, score: Score) -> Score:
+    """The engine's score, or 0 where the rules have already drawn the game."""
+    outcome = board.outcome()
+    if outcome is not None and outcome.winner is None:
+        return Score(0)
+    return score
+
+
+def annotate(game: Game, analyses: Sequence[MoveAnalysis]) -> None:
+    """Write the analysis into the game's main line: a comment and a NAG per move.
+
+    The comment gives the score after the move for its mover, and the engine's
+    move with its score where the engine would have played something else.
+    Judgement NAGs replace any earlier ones among the three; other NAGs stay.
+    """
+    for node, analysis in zip(game.mainline(), analyses, strict=False):
+        note = f"{analysis.after}"
+        if analysis.best is not None and analysis.best != analysis.move:
+            note += f"; best {analysis.best} {analysis.before}"
+        node.comment = f"{node.comment} [{note}]".strip() if node.comment else f"[{note}]"
+        node.nags -= {judgement.value for judgement in Judgement}
+        judgement = analysis.judgement
+        if judgement is not None:
+            node.nags.add(judgement.value)
+
+
+def summary(analyses: Sequence[MoveAnalysis]) -> dict[str, dict[str, int]]:
+    """Judgements counted per side: ``{"Black": {"blunder": n, ...}, "White": {...}}``."""
+    counts = {str(color): {judgement.name.lower(): 0 for judgement in Judgement}
+              for color in Color}
+    for analysis in analyses:
+        if analysis.judgement is not None:
+            counts[str(analysis.mover)][analysis.judgement.name.lower()] += 1
+    return counts
+
+
+def evaluation_plot(analyses: Sequence[MoveAnalysis], path: Path, *, title: str = "") -> None:
+    """Draw the score after every move, from Black's side, to ``path`` (.svg or .png).
+
+    Blunders and mistakes are marked on the curve.
+
+    :raises ValueError: ``path`` is neither .svg nor .png.
+    :raises ImportError: matplotlib is not installed (``pip install doublecorner[plot]``).
+    """
+    if path.suffix.lower() not in {".svg", ".png"}:
+        raise ValueError(f"plot file must end in .svg or .png, not {path.name!r}")
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError("the evaluation plot needs matplotlib: "
+                          "pip install 'doublecorner[plot]'") from None
+    matplotlib.use("Agg")  # files only: no display is needed or wanted
+    from matplotlib import pyplot
+
+    plies = [0, *(analysis.ply for analysis in analyses)]
+    first = _black_view(analyses[0].before, analyses[0].mover) if analyses else 0.0
+    values = [first, *(analysis.black_score() for analysis in analyses)]
+    figure, axes = pyplot.subplots(figsize=(8, 3))
+    try:
+        axes.axhline(0, color="#888888", linewidth=0.8)
+        axes.fill_between(plies, values, 0, where=[v >= 0 for v in values], color="#b22222",
+                          alpha=0.35, step=None, interpolate=True, label="Black better")
+        axes.fill_between(plies, values, 0, where=[v <= 0 for v in values], color="#4a6fa5",
+                          alpha=0.35, interpolate=True, label="White better")
+        axes.plot(plies, values, color="#222222", linewidth=1.2)
+        for judgement, marker, colour in ((Judgement.BLUNDER, "v", "#d00000"),
+                                          (Judgement.MISTAKE, "o", "#e08000")):
+            marked = [(a.ply, a.black_score()) for a in analyses if a.judgement is judgement]
+            if marked:
+                axes.scatter(*zip(*marked, strict=True), marker=marker, color=colour, zorder=3,
+                             label=judgement.name.lower())
+        axes.set_xlim(0, max(plies[-1], 1))
+        axes.set_ylim(-PLOT_LIMIT, PLOT_LIMIT)
+        axes.set_xlabel("ply")
+        axes.set_ylabel("score for Black (men)")
+        if title:
+            axes.set_title(title)
+        axes.legend(loc="upper left", fontsize="small", ncol=4, frameon=False)
+        figure.tight_layout()
+        figure.savefig(path, metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
+    finally:
+        pyplot.close(figure)

@@ -1,0 +1,86 @@
+"""``analyse FILE.pdn``: every game of a PDN file analysed, annotated, and plotted."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from doublecorner.analysis import analyse_game, annotate, evaluation_plot, summary
+from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError
+from doublecorner.cli.engine import DEFAULT_GAME_SECONDS, limit_from_arguments
+from doublecorner.engine import Engine, Limit
+from doublecorner.errors import DraughtsError
+from doublecorner.pdn import Game, iter_games
+
+PROGRESS_EVERY = 10  # plies between two progress lines within a game
+
+
+def analyse_pdn_file(arguments: argparse.Namespace) -> int:
+    """Analyse, annotate and write every game; progress and summaries go to stderr."""
+    path = Path(arguments.fen)
+    if arguments.moves:
+        raise UsageError("--moves applies to a FEN, not to a PDN file")
+    if arguments.json:
+        raise UsageError("--json applies to a FEN; a PDN file is analysed into PDN")
+    if arguments.plot is not None and arguments.plot.suffix.lower() not in {".svg", ".png"}:
+        raise UsageError(f"--plot must name an .svg or .png file, not {str(arguments.plot)!r}")
+    if not path.is_file():
+        raise UsageError(f"no such PDN file: {str(path)!r}")
+    limit = limit_from_arguments(arguments, default_seconds=DEFAULT_GAME_SECONDS)
+    engine = Engine(hash_mb=arguments.hash)
+    output: TextIO = (arguments.output.open("w", encoding="utf-8") if arguments.output
+                      else sys.stdout)
+    failures = count = 0
+    # The games are read one at a time; the first two tell whether plots need numbers.
+    games = iter_games(path)
+    opening = list(itertools.islice(games, 2))
+    several = len(opening) > 1
+    try:
+        for count, game in enumerate(itertools.chain(opening, games), start=1):
+            failures += _analyse_one(game, count, several, engine, limit, arguments, output)
+    finally:
+        if arguments.output:
+            output.close()
+    if failures:
+        print(f"doublecorner: {failures} of {count} games could not be analysed",
+              file=sys.stderr)
+    return EXIT_FAILURE if failures else EXIT_OK
+
+
+def _analyse_one(game: Game, number: int, several: bool, engine: Engine, limit: Limit,
+                 arguments: argparse.Namespace, output: TextIO) -> int:
+    """Analyse one game and write it; 1 if it could not be analysed, else 0."""
+    label = f"game {number}"
+    for error in game.errors:
+        print(f"doublecorner: {label}: {error} (analysing the moves before it)", file=sys.stderr)
+
+    def progress(done: int, moves: int) -> None:
+        if done % PROGRESS_EVERY == 0 or done == moves:
+            print(f"{label}: {done}/{moves} moves analysed", file=sys.stderr, flush=True)
+
+    try:
+        analyses = analyse_game(game, engine, limit, on_move=progress)
+    except DraughtsError as error:
+        print(f"doublecorner: {label}: cannot be analysed: {error}", file=sys.stderr)
+        return 1
+    annotate(game, analyses)
+    output.write(str(game).rstrip("\n") + "\n\n")
+    output.flush()
+    counts = summary(analyses)
+    sides = "; ".join(f"{side}: " + ", ".join(f"{count} {kind}" for kind, count in kinds.items())
+                      for side, kinds in counts.items())
+    print(f"{label}: {len(analyses)} moves; {sides}", file=sys.stderr)
+    if arguments.plot is not None:
+        plot = arguments.plot
+        if several:
+            plot = plot.with_name(f"{plot.stem}-{number}{plot.suffix}")
+        names = f"{game.headers.get('Black', '?')} - {game.headers.get('White', '?')}"
+        try:
+            evaluation_plot(analyses, plot, title=names)
+        except ImportError as error:
+            raise UsageError(str(error)) from None
+        print(f"{label}: plot written to {plot}", file=sys.stderr)
+    return 0
