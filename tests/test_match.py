@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from doublecorner.engine import Limit
 from doublecorner.match import (
     MatchScore,
     RandomPlayer,
+    parse_engine,
     parse_player,
     play_game,
     run_match,
@@ -128,3 +130,25 @@ def test_the_match_command_prints_the_score_and_writes_pdn(
 def test_the_match_command_rejects_a_bad_range(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "random", "random", "--openings", "0-3"]) == 2
     assert "outside 1-156" in capsys.readouterr().err
+
+
+def test_a_match_through_the_protocol_at_fixed_depth_is_deterministic(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    command = f"name=dcp,cmd={sys.executable} -m doublecorner engine,Hash=8"
+    texts = []
+    for run in range(2):
+        pdn = tmp_path / f"run{run}.pdn"
+        status = main(["match", "dcp:depth=4", "engine:depth=4", "--engine", command,
+                       "--openings", "1-1", "--pdn", str(pdn), "--quiet"])
+        assert status == 0
+        texts.append(pdn.read_text())
+    assert texts[0] == texts[1]
+    assert texts[0].count('[Black "dcp"]') == 1 and texts[0].count('[White "dcp"]') == 1
+    assert "+0 =2 -0" in capsys.readouterr().out  # the same engine at the same depth
+
+
+def test_an_engine_declaration_needs_a_name_and_a_command() -> None:
+    with pytest.raises(EngineError, match="needs name=NAME and cmd=COMMAND"):
+        parse_engine("cmd=./scan")
+    with pytest.raises(EngineError, match="taken by a built-in player"):
+        parse_engine("name=random,cmd=./scan")

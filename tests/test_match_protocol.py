@@ -11,6 +11,7 @@ import pytest
 
 from doublecorner import Board, EngineError
 from doublecorner.match import ProtocolPlayer, RandomPlayer, play_game, three_move_deck
+from doublecorner.protocol import GoCommand
 
 PROGRAM = """
 import sys
@@ -26,8 +27,8 @@ for line in sys.stdin:
         print("id name scripted", flush=True)
         print("dcpok", flush=True)
     elif words[0] == "position":
-        board = Board(words[2])
-        for move in words[4:]:
+        board = Board() if words[1] == "startpos" else Board(words[2])
+        for move in words[words.index("moves") + 1:] if "moves" in words else []:
             board.push_str(move)
     elif words[0] == "go":
         if BEHAVIOUR == "crash":
@@ -57,7 +58,7 @@ def scripted(tmp_path: Path) -> Iterator[Scripted]:
         path = tmp_path / f"{behaviour}.py"
         path.write_text(textwrap.dedent(PROGRAM.format(behaviour=behaviour)))
         players.append(ProtocolPlayer([sys.executable, str(path)], name="scripted",
-                                      movetime=0.05))
+                                      go=GoCommand(movetime=50)))
         return players[-1]
 
     yield start
@@ -78,7 +79,7 @@ def test_bestmove_none_is_no_move(scripted: Scripted) -> None:
 
 @pytest.mark.parametrize(("behaviour", "message"), [
     ("crash", "exited"),
-    ("nonsense", "invalid move 'nonsense'"),
+    ("nonsense", "illegal move: invalid move 'nonsense'"),
 ])
 def test_a_failing_program_raises_engine_error(scripted: Scripted, behaviour: str,
                                                message: str) -> None:
@@ -86,9 +87,10 @@ def test_a_failing_program_raises_engine_error(scripted: Scripted, behaviour: st
         scripted(behaviour).choose(Board())
 
 
-def test_a_hung_program_times_out(scripted: Scripted, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("doublecorner.match.players.REPLY_GRACE_SECONDS", 0.2)
-    with pytest.raises(EngineError, match="no 'bestmove' within"):
+def test_a_hung_program_is_killed(scripted: Scripted, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("doublecorner.protocol.client.REPLY_GRACE_SECONDS", 0.2)
+    monkeypatch.setattr("doublecorner.protocol.client.STOP_GRACE_SECONDS", 0.2)
+    with pytest.raises(EngineError, match="hung"):
         scripted("hang").choose(Board())
 
 

@@ -14,6 +14,7 @@ from doublecorner.match import (
     EnginePlayer,
     GameRecord,
     Player,
+    parse_engine,
     parse_player,
     run_match,
     score_of,
@@ -23,8 +24,9 @@ from doublecorner.match.ballots import Ballot
 
 DEFAULT_SECONDS = 0.1
 PLAYER_HELP = ("a player: engine[:time=S|depth=D,hash=MB,name=N], random[:seed=N], "
-               "pydraughts[:python=PATH,time=S] or openspiel[:python=PATH,time=S]; "
-               "the peers run under the given Python, where their package is installed")
+               "pydraughts[:python=PATH,time=S], openspiel[:python=PATH,time=S] (the peers "
+               "run under the given Python, where their package is installed), or the name "
+               "of an --engine [:time=S|depth=D]")
 
 
 def add_parsers(commands: Any) -> None:
@@ -48,6 +50,10 @@ def add_parsers(commands: Any) -> None:
                        help="which ballots, by number: e.g. 1-156 (default), 1-10, 7")
     match.add_argument("--concurrency", type=positive_int, default=1, metavar="K",
                        help="games at a time (each engine uses one core)")
+    match.add_argument("--engine", action="append", default=[], metavar="name=N,cmd=CMD",
+                       help="declare a program that speaks the engine protocol "
+                            "(docs/engine-protocol.md), usable as player N; more "
+                            "OPTION=VALUE items are set with setoption; repeatable")
     match.add_argument("--pdn", type=Path, metavar="FILE", help="write every game as PDN")
     match.add_argument("--quiet", action="store_true", help="no line per game")
     match.set_defaults(run=_match)
@@ -75,8 +81,10 @@ def _match(arguments: argparse.Namespace) -> int:
     movetime = arguments.time or DEFAULT_SECONDS
     limit = Limit(depth=arguments.depth) if arguments.depth else Limit(time=movetime)
 
+    engines = {engine.name: engine for engine in map(parse_engine, arguments.engine)}
+
     def factory(spec: str) -> Player:
-        return parse_player(spec, default_limit=limit, movetime=movetime)
+        return parse_player(spec, default_limit=limit, movetime=movetime, engines=engines)
 
     for spec in (arguments.first, arguments.second):  # fail early on a bad spec
         factory(spec).close()
@@ -84,12 +92,12 @@ def _match(arguments: argparse.Namespace) -> int:
     pdn_file = arguments.pdn.open("w", encoding="utf-8") if arguments.pdn else None
     started = time.monotonic()
     done: list[GameRecord] = []
-    engines: list[EnginePlayer] = []
+    our_engines: list[EnginePlayer] = []
 
     def make(spec: str) -> Player:
         player = factory(spec)
         if isinstance(player, EnginePlayer):
-            engines.append(player)
+            our_engines.append(player)
         return player
 
     def on_game(record: GameRecord) -> None:
@@ -117,8 +125,8 @@ def _match(arguments: argparse.Namespace) -> int:
     fallbacks = sum(record.fallback_moves for record in records)
     if fallbacks:
         print(f"{fallbacks} moves were played at random for a player that produced none")
-    nodes = sum(engine.nodes for engine in engines)
-    seconds = sum(engine.seconds for engine in engines)
+    nodes = sum(engine.nodes for engine in our_engines)
+    seconds = sum(engine.seconds for engine in our_engines)
     if seconds > 0:
         print(f"engine: {nodes} nodes in {seconds:.1f} s searching "
               f"({nodes / seconds:,.0f} nodes/s)", file=sys.stderr)

@@ -5,20 +5,24 @@ from doublecorner.match.ballots import Ballot, three_move_deck
 from doublecorner.match.elo import MatchScore
 from doublecorner.match.players import (
     EnginePlayer,
+    ExternalEngine,
     Player,
     ProtocolPlayer,
     RandomPlayer,
+    parse_engine,
     parse_player,
 )
 
 __all__ = [
     "Ballot",
     "EnginePlayer",
+    "ExternalEngine",
     "GameRecord",
     "MatchScore",
     "Player",
     "ProtocolPlayer",
     "RandomPlayer",
+    "parse_engine",
     "parse_player",
     "play_game",
     "run_match",

@@ -6,16 +6,17 @@ A player is anything with a ``name``, ``new_game()``, ``choose(board)`` and
 ``pydraughts:python=PATH`` or ``openspiel:python=PATH``. The last two run
 the peer programs in ``peer_workers/`` with the given interpreter (the peers
 are not dependencies of this package: each lives in its own environment).
+Any other program that speaks the engine protocol is declared with
+:func:`parse_engine` and then named like a built-in player.
 """
 
 from __future__ import annotations
 
-import queue
 import random
-import subprocess
+import shlex
 import sys
-import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -23,11 +24,10 @@ from doublecorner.board import Board
 from doublecorner.engine import Engine, Limit
 from doublecorner.errors import EngineError
 from doublecorner.move import Move
+from doublecorner.protocol import GoCommand, SimpleEngineClient
 
 WORKER_DIR = Path(__file__).with_name("peer_workers")
 PEER_WORKERS = {"pydraughts": "pydraughts_engine.py", "openspiel": "openspiel_mcts.py"}
-HANDSHAKE_SECONDS = 60.0  # a peer imports its library and may calibrate itself
-REPLY_GRACE_SECONDS = 10.0  # beyond the move time, before a silent program counts as hung
 
 
 class Player(Protocol):
@@ -85,82 +85,42 @@ class RandomPlayer:
 
 
 class ProtocolPlayer:
-    """A program that speaks the line protocol of ``peer_workers/`` on stdin and stdout.
+    """A program that speaks the engine protocol (docs/engine-protocol.md), run as a player.
 
-    Every move it is sent the game from its start (``position fen F moves
-    ...``) and ``go movetime MS``, and answers ``bestmove M`` (or ``bestmove
-    none``). A program that does not answer in time, exits, or answers
-    nonsense raises :class:`EngineError`.
+    Each move it is sent the game from its start and ``go`` with the player's
+    limit. A program that fails, hangs past the limit (it is killed) or plays
+    an illegal move raises :class:`EngineError`, which loses the game;
+    ``bestmove none`` is no move (the arena then plays a random one for it).
     """
 
-    def __init__(self, command: list[str], *, name: str, movetime: float) -> None:
+    def __init__(self, command: Sequence[str], *, name: str, go: GoCommand,
+                 options: Mapping[str, str] | None = None) -> None:
         self.name = name
-        self.movetime = movetime
-        self._command = command
-        self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self._send("dcp")
-        self._expect("dcpok", HANDSHAKE_SECONDS)
-
-    def _read(self) -> None:
-        assert self._process.stdout is not None
-        for line in self._process.stdout:
-            self._lines.put(line.strip())
-        self._lines.put(None)  # the program closed its output: it has exited
-
-    def _send(self, line: str) -> None:
-        assert self._process.stdin is not None
-        try:
-            self._process.stdin.write(line + "\n")
-            self._process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise EngineError(f"{self.name} has exited (while sending {line!r})") from None
-
-    def _expect(self, prefix: str, seconds: float) -> str:
-        while True:
+        self.go = go
+        self._client = SimpleEngineClient.popen(command, name=name)
+        if options:
             try:
-                line = self._lines.get(timeout=seconds)
-            except queue.Empty:
-                raise EngineError(f"{self.name} sent no {prefix!r} within {seconds:g} s") from None
-            if line is None:
-                raise EngineError(f"{self.name} exited while {prefix!r} was awaited")
-            if line.startswith("error"):
-                raise EngineError(f"{self.name} answered: {line}")
-            if line.startswith(prefix):
-                return line
+                self._client.configure(options)
+            except EngineError:
+                self._client.close()
+                raise
 
     def new_game(self) -> None:
-        self._send("newgame")
+        self._client.new_game()
 
     def choose(self, board: Board) -> Move | None:
-        start = board.copy()
-        while start.move_stack:
-            start.pop()
-        moves = " ".join(str(move) for move in board.move_stack)
-        self._send(f"position fen {start.fen()}" + (f" moves {moves}" if moves else ""))
-        self._send(f"go movetime {round(self.movetime * 1000)}")
-        reply = self._expect("bestmove", self.movetime + REPLY_GRACE_SECONDS).split()
-        if len(reply) != 2:
-            raise EngineError(f"{self.name} sent a malformed best move: {' '.join(reply)!r}")
-        if reply[1] == "none":
-            return None
-        return board.parse_move(reply[1])
+        return self._client.play(board, self.go).move
 
     def close(self) -> None:
-        try:
-            self._send("quit")
-            self._process.wait(timeout=5)
-        except (EngineError, subprocess.TimeoutExpired):
-            self._process.kill()
-            self._process.wait()
+        self._client.close()
 
 
-def parse_player(spec: str, *, default_limit: Limit, movetime: float) -> Player:
+def parse_player(spec: str, *, default_limit: Limit, movetime: float,
+                 engines: Mapping[str, ExternalEngine] | None = None) -> Player:
     """Build a player from ``kind[:key=value,...]``.
 
-    ``movetime`` is the seconds per move given to peer programs.
+    ``movetime`` is the seconds per move given to peer programs; ``engines``
+    are external programs declared with :func:`parse_engine`, by name.
 
     :raises EngineError: an unknown kind or option, or a peer that does not start.
     """
@@ -185,9 +145,53 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float) -> Player:
         peer_time = _seconds(spec, options.pop("time", str(movetime)))
         _no_more(spec, options)
         return ProtocolPlayer([python, str(WORKER_DIR / PEER_WORKERS[kind])], name=kind,
-                              movetime=peer_time)
-    raise EngineError(f"unknown player {spec!r}: use engine, random, "
-                      f"{', '.join(PEER_WORKERS)} (with :key=value options)")
+                              go=GoCommand(movetime=round(peer_time * 1000)))
+    if kind in (engines or {}):
+        return _external(spec, (engines or {})[kind], options, default_limit, movetime)
+    known = ["engine", "random", *PEER_WORKERS, *(engines or {})]
+    raise EngineError(f"unknown player {spec!r}: use {', '.join(known)} "
+                      "(with :key=value options)")
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalEngine:
+    """A program declared with ``--engine name=N,cmd=COMMAND[,option=value...]``."""
+
+    name: str
+    command: tuple[str, ...]
+    options: Mapping[str, str]
+
+
+def parse_engine(text: str) -> ExternalEngine:
+    """An external engine from ``name=N,cmd=COMMAND[,OPTION=VALUE...]``.
+
+    >>> parse_engine("name=scan,cmd=./scan dcp,Hash=32")
+    ExternalEngine(name='scan', command=('./scan', 'dcp'), options={'Hash': '32'})
+
+    :raises EngineError: ``name`` or ``cmd`` is missing, or an item is not key=value.
+    """
+    items = _options(f"--engine {text}", text)
+    name, command = items.pop("name", ""), items.pop("cmd", "")
+    if not name or not command:
+        raise EngineError(f"--engine {text!r} needs name=NAME and cmd=COMMAND")
+    if name in {"engine", "random", *PEER_WORKERS}:
+        raise EngineError(f"--engine name {name!r} is taken by a built-in player")
+    return ExternalEngine(name, tuple(shlex.split(command)), items)
+
+
+def _external(spec: str, engine: ExternalEngine, options: dict[str, str],
+              default_limit: Limit, movetime: float) -> Player:
+    """A declared external engine, with ``depth=`` or ``time=`` from the spec or the match."""
+    if "depth" in options:
+        go = GoCommand(depth=_whole(spec, options.pop("depth")))
+    elif "time" in options:
+        go = GoCommand(movetime=round(_seconds(spec, options.pop("time")) * 1000))
+    elif default_limit.depth is not None:
+        go = GoCommand(depth=default_limit.depth)
+    else:
+        go = GoCommand(movetime=round(movetime * 1000))
+    _no_more(spec, options)
+    return ProtocolPlayer(engine.command, name=engine.name, go=go, options=engine.options)
 
 
 def _options(spec: str, text: str) -> dict[str, str]:

@@ -1,0 +1,183 @@
+"""The lines of the engine protocol (docs/engine-protocol.md): parsing and writing them.
+
+Both sides use this module: the engine server parses commands and writes
+``info``/``bestmove`` lines; the client writes commands and parses answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from doublecorner.color import Color
+from doublecorner.engine import Limit, Score, SearchResult
+from doublecorner.errors import EngineError
+from doublecorner.fen import STARTING_FEN
+from doublecorner.kernel.scores import MATE
+
+GO_NUMBERS = ("depth", "nodes", "movetime", "btime", "wtime", "binc", "winc", "movestogo")
+
+
+@dataclass(frozen=True, slots=True)
+class PositionCommand:
+    """``position startpos|fen FEN [moves ...]``."""
+
+    fen: str
+    moves: tuple[str, ...]
+
+    def line(self) -> str:
+        start = "startpos" if self.fen == STARTING_FEN else f"fen {self.fen}"
+        return f"position {start}" + (f" moves {' '.join(self.moves)}" if self.moves else "")
+
+
+def parse_position(words: list[str]) -> PositionCommand:
+    """The ``position`` command split into words.
+
+    >>> command = parse_position("position startpos moves 11-15 23-19".split())
+    >>> command.fen == STARTING_FEN, command.moves
+    (True, ('11-15', '23-19'))
+
+    :raises EngineError: the command is malformed.
+    """
+    if len(words) >= 2 and words[1] == "startpos":
+        fen, rest = STARTING_FEN, words[2:]
+    elif len(words) >= 3 and words[1] == "fen":
+        fen, rest = words[2], words[3:]
+    else:
+        raise EngineError("expected 'position startpos|fen FEN [moves ...]'")
+    if rest and rest[0] != "moves":
+        raise EngineError(f"expected 'moves' after the position, not {rest[0]!r}")
+    return PositionCommand(fen, tuple(rest[1:]))
+
+
+@dataclass(frozen=True, slots=True)
+class GoCommand:
+    """``go`` with its limits, in the protocol's units (plies, nodes, milliseconds)."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: int | None = None
+    btime: int | None = None
+    wtime: int | None = None
+    binc: int | None = None
+    winc: int | None = None
+    movestogo: int | None = None
+    infinite: bool = False
+
+    def limit(self, turn: Color) -> Limit:
+        """The engine's :class:`Limit` for the side to move.
+
+        :raises EngineError: a limit is out of range.
+        """
+        clock = self.btime if turn is Color.BLACK else self.wtime
+        increment = self.binc if turn is Color.BLACK else self.winc
+        if self.infinite:
+            return Limit()
+        return Limit(depth=self.depth, nodes=self.nodes,
+                     time=None if self.movetime is None else self.movetime / 1000,
+                     clock=None if clock is None else max(clock, 1) / 1000,
+                     increment=(increment or 0) / 1000, moves_to_go=self.movestogo)
+
+    def line(self) -> str:
+        words = ["go"]
+        for name in GO_NUMBERS:
+            value = getattr(self, name)
+            if value is not None:
+                words += [name, str(value)]
+        if self.infinite:
+            words.append("infinite")
+        return " ".join(words)
+
+
+def parse_go(words: list[str]) -> GoCommand:
+    """The ``go`` command split into words.
+
+    >>> parse_go("go movetime 100 depth 8".split())
+    GoCommand(depth=8, nodes=None, movetime=100, btime=None, wtime=None, binc=None, \
+winc=None, movestogo=None, infinite=False)
+
+    :raises EngineError: an unknown word or a missing or negative number.
+    """
+    values: dict[str, int] = {}
+    infinite = False
+    index = 1
+    while index < len(words):
+        word = words[index]
+        if word == "infinite":
+            infinite = True
+            index += 1
+            continue
+        if word not in GO_NUMBERS:
+            raise EngineError(f"unknown go parameter {word!r}")
+        if index + 1 >= len(words) or not words[index + 1].isdigit():
+            raise EngineError(f"go {word} needs a whole number of 0 or more")
+        values[word] = int(words[index + 1])
+        index += 2
+    return GoCommand(infinite=infinite, **values)
+
+
+def info_line(result: SearchResult) -> str:
+    """An ``info`` line for a finished depth.
+
+    >>> from doublecorner.move import Move
+    >>> info_line(SearchResult(Move(11, 15), Score(12), 3, 5, 900, 0.01, (Move(11, 15),)))
+    'info depth 3 seldepth 5 score cp 12 nodes 900 nps 90000 time 10 pv 11-15'
+    """
+    pv = " ".join(str(move) for move in result.pv)
+    return (f"info depth {result.depth} seldepth {result.seldepth} "
+            f"score {score_words(result.score)} nodes {result.nodes} nps {result.nps} "
+            f"time {round(result.seconds * 1000)}" + (f" pv {pv}" if pv else ""))
+
+
+def score_words(score: Score) -> str:
+    """``cp N``, ``win N`` or ``loss N`` (plies to the end)."""
+    plies = score.plies_to_end
+    if plies is None:
+        return f"cp {score.value}"
+    return f"{'win' if score.is_win else 'loss'} {plies}"
+
+
+@dataclass(frozen=True, slots=True)
+class Info:
+    """An ``info`` line as the client reads it."""
+
+    depth: int
+    seldepth: int
+    score: Score
+    nodes: int
+    nps: int
+    milliseconds: int
+    pv: tuple[str, ...]
+
+
+def parse_info(line: str) -> Info:
+    """An engine's ``info`` line.
+
+    >>> parse_info("info depth 3 seldepth 5 score win 7 nodes 900 nps 90000 time 10 pv 11-15")
+    Info(depth=3, seldepth=5, score=Score(value=29993), nodes=900, nps=90000, milliseconds=10, \
+pv=('11-15',))
+
+    :raises EngineError: the line is malformed.
+    """
+    words = line.split()
+    numbers: dict[str, int] = {}
+    score = Score(0)
+    pv: tuple[str, ...] = ()
+    index = 1
+    try:
+        while index < len(words):
+            word = words[index]
+            if word == "pv":
+                pv = tuple(words[index + 1:])
+                break
+            if word == "score":
+                kind, value = words[index + 1], int(words[index + 2])
+                score = {"cp": Score(value), "win": Score(MATE - value),
+                         "loss": Score(-(MATE - value))}[kind]
+                index += 3
+                continue
+            numbers[word] = int(words[index + 1])
+            index += 2
+    except (IndexError, KeyError, ValueError):
+        raise EngineError(f"malformed info line: {line!r}") from None
+    return Info(numbers.get("depth", 0), numbers.get("seldepth", 0), score,
+                numbers.get("nodes", 0), numbers.get("nps", 0), numbers.get("time", 0), pv)

@@ -1,0 +1,152 @@
+"""The engine side of the protocol: doublecorner's engine as a program (``doublecorner engine``).
+
+:class:`EngineServer` reads commands line by line and answers on a text
+stream. A ``go`` runs in a worker thread, so that ``stop``, ``isready`` and
+``quit`` are read and acted on while the engine thinks; every answer line is
+written whole under a lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import TextIO
+
+from doublecorner import __version__
+from doublecorner.board import Board
+from doublecorner.engine import Engine, SearchResult
+from doublecorner.engine.tt import MAX_MEGABYTES, MIN_MEGABYTES
+from doublecorner.errors import DraughtsError
+from doublecorner.protocol.messages import (
+    GoCommand,
+    PositionCommand,
+    info_line,
+    parse_go,
+    parse_position,
+)
+from doublecorner.warmup import ensure_engine_compiled
+
+NAME = f"doublecorner {__version__}"
+AUTHOR = "the doublecorner developers"
+DEFAULT_HASH_MB = 64
+
+
+class EngineServer:
+    """Answers protocol commands with doublecorner's engine."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+        self._write_lock = threading.Lock()
+        self._hash_mb = DEFAULT_HASH_MB
+        self._engine = Engine(hash_mb=self._hash_mb)
+        self._board = Board()
+        self._search: threading.Thread | None = None
+        # One event per search: a stop that arrives before the search has
+        # started still ends it at once.
+        self._stop = threading.Event()
+
+    def serve(self, lines: Iterable[str]) -> int:
+        """Answer every command until ``quit`` or the end of the input; the exit status."""
+        try:
+            for line in lines:
+                if not self.handle(line):
+                    break
+        finally:
+            self._finish_search()
+        return 0
+
+    def handle(self, line: str) -> bool:
+        """Carry out one command line; ``False`` once it was ``quit``."""
+        words = line.split()
+        if not words:
+            return True
+        command = words[0]
+        if command == "quit":
+            return False
+        try:
+            if command == "stop":
+                self._finish_search()
+            elif command == "isready":
+                self._say("readyok")
+            elif self._search is not None and self._search.is_alive():
+                raise DraughtsError(f"{command!r} during a search: send 'stop' first")
+            elif command == "dcp":
+                self._handshake()
+            elif command == "setoption":
+                self._set_option(words)
+            elif command == "newgame":
+                self._engine.new_game()
+            elif command == "position":
+                self._board = self._board_at(parse_position(words))
+            elif command == "go":
+                self._go(parse_go(words))
+            else:
+                raise DraughtsError(f"unknown command {command!r}")
+        except DraughtsError as error:
+            self._say(f"error {error}")
+        return True
+
+    def _handshake(self) -> None:
+        # Load (or, the first time, compile) the engine now, so that the first
+        # search's time is not spent compiling.
+        ensure_engine_compiled()
+        self._say(f"id name {NAME}")
+        self._say(f"id author {AUTHOR}")
+        self._say(f"option name Hash type spin default {DEFAULT_HASH_MB} min {MIN_MEGABYTES} "
+                  f"max {MAX_MEGABYTES}")
+        self._say("dcpok")
+
+    def _set_option(self, words: list[str]) -> None:
+        text = " ".join(words[1:])
+        name, _, value = text.removeprefix("name ").partition(" value ")
+        if name.strip().lower() != "hash":
+            raise DraughtsError(f"unknown option {name.strip()!r}")
+        if not value.strip().isdigit():
+            raise DraughtsError(f"option Hash needs a whole number of MB, not {value.strip()!r}")
+        megabytes = int(value)
+        self._engine = Engine(hash_mb=megabytes)  # checks the range before replacing
+        self._hash_mb = megabytes
+
+    @staticmethod
+    def _board_at(command: PositionCommand) -> Board:
+        board = Board(command.fen)
+        for number, move in enumerate(command.moves, start=1):
+            try:
+                board.push_str(move)
+            except DraughtsError as error:
+                raise DraughtsError(f"move {number} of the position: {error}") from None
+        return board
+
+    def _go(self, command: GoCommand) -> None:
+        limit = command.limit(self._board.turn)
+        board = self._board.copy()
+        stop = self._stop = threading.Event()
+
+        def search() -> None:
+            try:
+                result = self._engine.search(board.position(), limit,
+                                             history=board.position_history(),
+                                             halfmove_clock=board.halfmove_clock,
+                                             on_info=self._info, stop=stop)
+                self._say(f"bestmove {result.move or 'none'}")
+            except DraughtsError as error:  # not expected once the limit is built
+                self._say(f"error {error}")
+                self._say("bestmove none")
+
+        self._search = threading.Thread(target=search, name="dcp-search", daemon=True)
+        self._search.start()
+
+    def _info(self, result: SearchResult) -> None:
+        self._say(info_line(result))
+
+    def _finish_search(self) -> None:
+        """Stop a running search and wait for its ``bestmove`` to be written."""
+        if self._search is not None:
+            self._stop.set()
+            self._search.join()
+            self._search = None
+
+    def _say(self, line: str) -> None:
+        with self._write_lock:
+            self._out.write(line + "\n")
+            self._out.flush()
