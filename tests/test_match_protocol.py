@@ -26,6 +26,8 @@ for line in sys.stdin:
     if words[0] == "dcp":
         print("id name scripted", flush=True)
         print("dcpok", flush=True)
+    elif words[0] == "isready":
+        print("readyok", flush=True)
     elif words[0] == "position":
         board = Board() if words[1] == "startpos" else Board(words[2])
         for move in words[words.index("moves") + 1:] if "moves" in words else []:

@@ -146,7 +146,9 @@ class EngineClient:
                 return
 
     async def new_game(self) -> None:
+        """``newgame``, then ``isready``: an error in between is raised here, not later."""
         await self._send("newgame")
+        await self.ping()
 
     async def play(self, board: Board, go: GoCommand, *,
                    on_info: Callable[[Info], None] | None = None,

@@ -44,6 +44,9 @@ class EngineServer:
         # One event per search: a stop that arrives before the search has
         # started still ends it at once.
         self._stop = threading.Event()
+        # Cleared just before the bestmove is written, not when the thread ends:
+        # a controller may send its next command as soon as it reads the bestmove.
+        self._searching = threading.Event()
 
     def serve(self, lines: Iterable[str]) -> int:
         """Answer every command until ``quit`` or the end of the input; the exit status."""
@@ -68,7 +71,7 @@ class EngineServer:
                 self._finish_search()
             elif command == "isready":
                 self._say("readyok")
-            elif self._search is not None and self._search.is_alive():
+            elif self._searching.is_set():
                 raise DraughtsError(f"{command!r} during a search: send 'stop' first")
             elif command == "dcp":
                 self._handshake()
@@ -128,11 +131,14 @@ class EngineServer:
                                              history=board.position_history(),
                                              halfmove_clock=board.halfmove_clock,
                                              on_info=self._info, stop=stop)
-                self._say(f"bestmove {result.move or 'none'}")
+                answer = f"bestmove {result.move or 'none'}"
             except DraughtsError as error:  # not expected once the limit is built
                 self._say(f"error {error}")
-                self._say("bestmove none")
+                answer = "bestmove none"
+            self._searching.clear()
+            self._say(answer)
 
+        self._searching.set()
         self._search = threading.Thread(target=search, name="dcp-search", daemon=True)
         self._search.start()
 
