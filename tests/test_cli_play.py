@@ -10,8 +10,9 @@ import pytest
 
 from doublecorner import STARTING_FEN, Board, Color
 from doublecorner.cli import main
-from doublecorner.cli.play import PlaySession, Strength
+from doublecorner.cli.play import PlaySession
 from doublecorner.engine import Engine
+from doublecorner.engine.levels import Strength
 
 FAST = ("--level", "1", "--hash", "1")
 ENGINE_MOVE = re.compile(r"engine plays (\S+) \(score (\S+|win in \d+|loss in \d+), depth \d+\)")

@@ -21,6 +21,7 @@ from doublecorner.errors import (
     InvalidPositionError,
     InvalidSquareError,
     PdnError,
+    TableError,
 )
 from doublecorner.fen import STARTING_FEN
 from doublecorner.move import Move
@@ -50,6 +51,7 @@ __all__ = [
     "Piece",
     "Position",
     "Square",
+    "TableError",
     "Termination",
     "parse_square",
     "square_name",

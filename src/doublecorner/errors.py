@@ -46,3 +46,7 @@ class PdnError(DraughtsError, ValueError):
 
 class EngineError(DraughtsError, RuntimeError):
     """An engine failed or was asked something it cannot do."""
+
+
+class TableError(DraughtsError, RuntimeError):
+    """An endgame table is missing, damaged, or does not cover a position."""

@@ -12,13 +12,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from doublecorner.cli import engine, match, pdn, play, protocol, rules
+from doublecorner.cli import egtb, engine, match, pdn, play, protocol, rules, serve
 from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, Parser, UsageError
 from doublecorner.errors import DraughtsError
 
 __all__ = ["EXIT_FAILURE", "EXIT_OK", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
-COMMAND_MODULES = (rules, engine, protocol, match, play, pdn)
+COMMAND_MODULES = (rules, engine, protocol, match, play, pdn, serve, egtb)
 
 
 def build_parser() -> argparse.ArgumentParser:

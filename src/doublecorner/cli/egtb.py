@@ -1,0 +1,155 @@
+"""Subcommand ``egtb``: build, verify and probe the endgame tables."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError
+from doublecorner.egtb import (
+    TableError,
+    Value,
+    build,
+    default_directory,
+    ensure_tables,
+    load_tables,
+    verify,
+)
+from doublecorner.egtb.material import Material
+from doublecorner.position import Position
+
+AUTO_BUILD_PIECES = 4  # probing builds tables this small on first use (seconds)
+PROGRESS_EVERY_SECONDS = 0.5
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``egtb build``, ``egtb verify`` and ``egtb probe``."""
+    egtb = commands.add_parser(
+        "egtb", help="endgame tables: build, verify, probe",
+        description="Win/loss/draw tables of every position with few pieces, with the "
+                    "distance to conversion (plies to a capture or crowning) of each.")
+    actions = egtb.add_subparsers(dest="egtb_command", metavar="ACTION", required=True)
+    directory_help = f"folder of the tables (default: {default_directory()})"
+
+    build_parser = actions.add_parser(
+        "build", help="compute the tables up to N pieces (resumes an interrupted build)")
+    build_parser.add_argument("--pieces", type=_pieces, required=True, metavar="N",
+                              help="most pieces on the board, 2-6")
+    build_parser.add_argument("--dir", type=Path, help=directory_help)
+    build_parser.add_argument("--no-check", action="store_true",
+                              help="skip checking each new slice against the move generator")
+    build_parser.set_defaults(run=_build)
+
+    verify_parser = actions.add_parser(
+        "verify", help="check every slice up to N pieces against the move generator")
+    verify_parser.add_argument("--pieces", type=_pieces, required=True, metavar="N")
+    verify_parser.add_argument("--dir", type=Path, help=directory_help)
+    verify_parser.set_defaults(run=_verify)
+
+    probe = actions.add_parser(
+        "probe", help="print the value, distance to conversion and best moves of a FEN",
+        description=f"Tables of up to {AUTO_BUILD_PIECES} pieces are built on first use.")
+    probe.add_argument("fen", help="a position with few pieces")
+    probe.add_argument("--dir", type=Path, help=directory_help)
+    probe.add_argument("--json", action="store_true", help="print one JSON object")
+    probe.set_defaults(run=_probe)
+
+
+def _pieces(text: str) -> int:
+    try:
+        pieces = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 2 <= pieces <= 6:
+        raise argparse.ArgumentTypeError(f"pieces must be in 2..6, not {pieces}")
+    return pieces
+
+
+class _ProgressBar:
+    """A one-line bar on stderr, redrawn at most twice a second."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.started = time.monotonic()
+        self.shown = 0.0
+
+    def __call__(self, done: int, total: int, name: str) -> None:
+        now = time.monotonic()
+        if now - self.shown < PROGRESS_EVERY_SECONDS and done < total:
+            return
+        self.shown = now
+        filled = 30 * done // max(total, 1)
+        print(f"\r{self.what} [{'#' * filled}{'.' * (30 - filled)}] "
+              f"{100 * done / max(total, 1):5.1f}%  {name:<9} {now - self.started:6.0f} s",
+              end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+
+def _directory(arguments: argparse.Namespace) -> Path:
+    return Path(arguments.dir) if arguments.dir is not None else default_directory()
+
+
+def _build(arguments: argparse.Namespace) -> int:
+    directory = _directory(arguments)
+    bar = _ProgressBar(f"egtb {arguments.pieces} pieces")
+    try:
+        report = build(arguments.pieces, directory, check=not arguments.no_check,
+                       on_progress=bar)
+    finally:
+        bar.close()
+    print(f"{len(report.built)} slices built, {len(report.loaded)} already there; "
+          f"{report.positions:,} positions in {directory} ({report.seconds:.1f} s)")
+    return EXIT_OK
+
+
+def _verify(arguments: argparse.Namespace) -> int:
+    bar = _ProgressBar("verify")
+    try:
+        checked = verify(arguments.pieces, _directory(arguments), on_progress=bar)
+    except TableError as error:
+        bar.close()
+        print(f"doublecorner: {error}", file=sys.stderr)
+        return EXIT_FAILURE
+    bar.close()
+    print(f"{checked:,} positions consistent")
+    return EXIT_OK
+
+
+def _probe(arguments: argparse.Namespace) -> int:
+    position = Position.from_fen(arguments.fen)
+    material = Material.of(position.black, position.white, position.kings)
+    if material.pieces > 6:
+        raise UsageError(f"{arguments.fen!r} has {material.pieces} pieces; tables hold 6 at most")
+    directory = _directory(arguments)
+    bar = _ProgressBar(f"egtb {AUTO_BUILD_PIECES} pieces (first use)")
+    try:
+        if material.pieces <= AUTO_BUILD_PIECES:
+            tables = ensure_tables(directory, max_pieces=AUTO_BUILD_PIECES, on_progress=bar)
+        else:
+            tables = load_tables(directory, max_pieces=material.pieces)
+        result = tables.probe(position)
+    except TableError as error:
+        bar.close()
+        print(f"doublecorner: {error}; build them with "
+              f"'doublecorner egtb build --pieces {material.pieces}'", file=sys.stderr)
+        return EXIT_FAILURE
+    bar.close()
+    moves = [str(move) for move in result.best_moves]
+    if arguments.json:
+        print(json.dumps({"fen": position.fen(), "value": result.value.name.lower(),
+                          "dtc": result.dtc, "best_moves": moves}))
+        return EXIT_OK
+    side = position.turn.name.capitalize()
+    print(f"{_VALUE_WORDS[result.value]} for {side} to move; {result.dtc} plies to conversion")
+    print(f"best: {' '.join(moves) if moves else '(no moves)'}")
+    return EXIT_OK
+
+
+_VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}

@@ -1,0 +1,136 @@
+"""The ``serve`` subcommand: the web app (play and analyse in the browser) under uvicorn.
+
+FastAPI and uvicorn come with the ``web`` extra and are imported only when
+the command runs, so that the rest of the command line works without them.
+The listening socket is bound before the server starts: the address printed
+is the one in use (``--port 0`` picks a free port), and a port already taken
+is reported in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, positive_float, positive_int
+
+INSTALL_HINT = "pip install 'doublecorner[web]'"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``serve``."""
+    serve = commands.add_parser(
+        "serve", help="play and analyse in the browser (starts a local web server)",
+        description="Start the web app: play against the engine or a friend, analyse "
+                    "positions live, import and download PDN. Games are kept in an SQLite "
+                    "file and can be continued after a restart. The server has no accounts or "
+                    f"passwords: keep it on a loopback address. Needs {INSTALL_HINT}.")
+    serve.add_argument("--host", default=DEFAULT_HOST,
+                       help=f"address to listen on (default: {DEFAULT_HOST}, this machine only)")
+    serve.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                       help=f"port to listen on, 0 for any free one (default: {DEFAULT_PORT})")
+    serve.add_argument("--db", type=Path, metavar="PATH",
+                       help="the games database (default: games.sqlite3 in the user's data "
+                            "directory, e.g. ~/.local/share/doublecorner/)")
+    serve.add_argument("--engine-threads", type=positive_int, default=1, metavar="N",
+                       help="engine searches that may run at once (default: 1)")
+    serve.add_argument("--max-seconds", type=positive_float, default=10.0, metavar="S",
+                       help="longest time one engine search may take (default: 10)")
+    serve.add_argument("--hash", type=positive_int, default=32, metavar="MB",
+                       help="transposition table of each engine thread (default: 32)")
+    serve.add_argument("--access-log", action="store_true",
+                       help="log every request on stderr")
+    serve.set_defaults(run=_serve)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, not {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, not {port}")
+    return port
+
+
+def _serve(arguments: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from doublecorner.web.app import MAX_BODY_BYTES, create_app
+        from doublecorner.web.store import StoreError, default_db_path
+    except ImportError as error:
+        print(f"doublecorner: error: serve needs the web extra ({error.name or error} is "
+              f"missing): {INSTALL_HINT}", file=sys.stderr)
+        return EXIT_FAILURE
+    db_path = arguments.db if arguments.db is not None else default_db_path()
+    try:
+        listener = _bind(arguments.host, arguments.port)
+    except OSError as error:
+        print(f"doublecorner: error: cannot listen on {arguments.host} port {arguments.port}: "
+              f"{error.strerror or error}", file=sys.stderr)
+        return EXIT_FAILURE
+    try:
+        app = create_app(db_path, engine_threads=arguments.engine_threads,
+                         max_seconds=arguments.max_seconds, hash_mb=arguments.hash)
+    except StoreError as error:
+        listener.close()
+        print(f"doublecorner: error: {error}", file=sys.stderr)
+        return EXIT_FAILURE
+    if not _is_loopback(arguments.host):
+        print(f"doublecorner: warning: {arguments.host} may be reachable from other machines, "
+              "and the server has no passwords: anyone who reaches it can play and delete "
+              "games", file=sys.stderr)
+    print(f"doublecorner: serving on {_url(listener)} (games in {db_path}); Ctrl-C stops it",
+          flush=True)
+    # The socket is passed in, so uvicorn's host and port are only for its messages.
+    config = uvicorn.Config(app, log_level="info" if arguments.access_log else "warning",
+                            access_log=arguments.access_log, ws_max_size=MAX_BODY_BYTES,
+                            timeout_graceful_shutdown=15)
+    with listener:
+        uvicorn.Server(config).run(sockets=[listener])
+    return EXIT_OK
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host`` and ``port``.
+
+    The socket keeps the protocol number getaddrinfo gives (TCP): asyncio sets
+    TCP_NODELAY only on sockets that carry it, and without that each answer
+    on a kept-alive connection waits about 40 ms for a delayed ACK.
+
+    :raises OSError: the address is unknown or the port is taken.
+    """
+    family, kind, protocol, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    listener = socket.socket(family, kind, protocol)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+    except OSError:
+        listener.close()
+        raise
+    listener.set_inheritable(True)
+    return listener
+
+
+def _url(listener: socket.socket) -> str:
+    host, port = listener.getsockname()[:2]
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

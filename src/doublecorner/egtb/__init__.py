@@ -1,0 +1,34 @@
+"""Endgame tables: win/loss/draw and distance to conversion for positions of few pieces.
+
+Build with ``doublecorner egtb build --pieces N`` (or :func:`build`), then probe:
+
+>>> from doublecorner.egtb import Value
+>>> Value.WIN > Value.DRAW > Value.LOSS
+True
+
+See :mod:`doublecorner.egtb.storage` for the file format and
+:mod:`doublecorner.kernel.egtb_build` for how the tables are solved.
+"""
+
+from doublecorner.egtb.build import BuildReport, build, ensure_tables, verify
+from doublecorner.egtb.material import Material, build_order, materials, total_positions
+from doublecorner.egtb.probe import Probe, Tables, Value, load_tables
+from doublecorner.egtb.storage import default_directory
+from doublecorner.errors import TableError
+
+__all__ = [
+    "BuildReport",
+    "Material",
+    "Probe",
+    "TableError",
+    "Tables",
+    "Value",
+    "build",
+    "build_order",
+    "default_directory",
+    "ensure_tables",
+    "load_tables",
+    "materials",
+    "total_positions",
+    "verify",
+]

@@ -1,0 +1,202 @@
+"""Probing loaded endgame tables: the value of a position and its best moves.
+
+Values are game-theoretic (unlimited moves, no draw rules). Next to each value
+the tables keep the **distance to conversion** (DTC): the plies until a capture
+or a crowning (each of which restarts the 40-move count) takes the game into
+another slice, or until it ends, with best play. :meth:`Tables.best_moves` in a
+won position picks the moves of smallest DTC, so each slice is left after at
+most DTC plies. Where the DTC is below 80 plies, a won ending played from a
+fresh 40-move count is never drawn by that rule. Measured (``bench/egtb.py``):
+the largest DTC is 73 plies up to 4 pieces, so the guarantee holds there; up to
+5 pieces it is 110, so a few 5-piece wins need a metric that also counts man
+moves as progress (they restart the 40-move count too) or a search.
+
+A compiled search probes with :func:`doublecorner.kernel.egtb_index.egtb_value`
+and the two arrays of :meth:`Tables.arrays`, loaded once and passed down as
+arguments (numba freezes global arrays into the compiled code, and a table
+loaded after compiling would not be seen).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from doublecorner.egtb.material import Material, materials
+from doublecorner.egtb.storage import SliceData, read_slice, slice_path
+from doublecorner.errors import TableError
+from doublecorner.kernel import generate_moves
+from doublecorner.kernel.egtb_index import (
+    MATERIAL_CODES,
+    egtb_value,
+    flip_board,
+    rank_position,
+)
+from doublecorner.move import Move
+from doublecorner.position import Position
+
+
+class Value(enum.IntEnum):
+    """The game value for the side to move."""
+
+    LOSS = -1
+    DRAW = 0
+    WIN = 1
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the tables say about a position."""
+
+    value: Value
+    dtc: int  # plies to conversion with best play (0 for a draw)
+    best_moves: tuple[Move, ...]
+
+
+def _black_to_move(black: int, white: int, kings: int, turn: int) -> tuple[int, int, int]:
+    """The stored twin of a position: itself with Black to move, else flipped."""
+    if turn == 0:
+        return black, white, kings
+    return int(flip_board(white)), int(flip_board(black)), int(flip_board(kings))
+
+
+class Tables:
+    """Endgame tables held in memory: flat arrays a compiled probe can take.
+
+    ``Tables(max_pieces)`` is empty; :meth:`put` adds slices; :func:`load_tables`
+    fills one from a folder.
+    """
+
+    def __init__(self, max_pieces: int) -> None:
+        self.max_pieces = max_pieces
+        self._starts: dict[Material, int] = {}
+        start = 0
+        for material in materials(max_pieces):
+            self._starts[material] = start
+            start += (material.size + 3) // 4 * 4  # slices start on a byte
+        self._offsets = np.full(MATERIAL_CODES, -1, np.int64)
+        self._packed = np.zeros(start // 4, np.uint8)
+        self._dtc: dict[Material, np.ndarray] = {}
+
+    def put(self, data: SliceData) -> None:
+        """Add (or replace) one slice."""
+        start = self._starts[data.material]
+        self._packed[start // 4:start // 4 + data.packed.shape[0]] = data.packed
+        self._dtc[data.material] = data.dtc
+        self._offsets[data.material.code] = start
+
+    def has(self, material: Material) -> bool:
+        """Whether the slice of ``material`` is loaded."""
+        return material in self._dtc
+
+    def dtc_array(self, material: Material) -> np.ndarray:
+        """The DTC of every position of a loaded slice, in index order.
+
+        :raises TableError: the slice is not loaded.
+        """
+        try:
+            return self._dtc[material]
+        except KeyError:
+            raise TableError(f"slice {material.name} is not loaded") from None
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(offsets, packed)`` for :func:`~doublecorner.kernel.egtb_index.egtb_value`."""
+        return self._offsets, self._packed
+
+    def covers(self, position: Position) -> bool:
+        """Whether the loaded slices hold ``position``."""
+        black, white, kings = _black_to_move(position.black, position.white, position.kings,
+                                             int(position.turn))
+        return black == 0 or white == 0 or self.has(Material.of(black, white, kings))
+
+    def value(self, position: Position) -> Value:
+        """The value of ``position`` for the side to move.
+
+        :raises TableError: no loaded slice holds the position.
+        """
+        code = int(egtb_value(position.black, position.white, position.kings,
+                              int(position.turn), self._offsets, self._packed))
+        if code == -2:
+            raise TableError(f"no table loaded for {position.fen()}"
+                             f" (tables up to {self.max_pieces} pieces)")
+        return Value(code)
+
+    def dtc(self, position: Position) -> int:
+        """Plies to conversion (capture, crowning or the end) with best play; 0 for a draw.
+
+        :raises TableError: no loaded slice holds the position.
+        """
+        black, white, kings = _black_to_move(position.black, position.white, position.kings,
+                                             int(position.turn))
+        if black == 0 or white == 0:
+            return 0
+        material = Material.of(black, white, kings)
+        table = self._dtc.get(material)
+        if table is None:
+            raise TableError(f"no table loaded for {position.fen()}")
+        return int(table[rank_position(black, white, kings)])
+
+    def move_values(self, position: Position) -> list[tuple[Move, Value, int]]:
+        """Each legal move with the value and DTC it leaves *the opponent*.
+
+        A move that converts (captures or crowns) leaves DTC 0: the count starts
+        afresh in the next slice.
+        """
+        turn = int(position.turn)
+        before = Material.of(position.black, position.white, position.kings)
+        rows = []
+        for black, white, kings, key in generate_moves(position.black, position.white,
+                                                       position.kings, turn).tolist():
+            child = Position(black, white, kings, position.turn.opponent)
+            converts = Material.of(black, white, kings) != before
+            rows.append((Move._from_kernel_key(key), self.value(child),
+                         0 if converts else self.dtc(child)))
+        return rows
+
+    def probe(self, position: Position) -> Probe:
+        """Value, DTC and best moves of ``position``.
+
+        Best moves: in a win, the winning moves of smallest DTC (progress that
+        the 40-move rule cannot undo); in a loss, the moves that hold out
+        longest; in a draw, the moves that keep the draw.
+
+        :raises TableError: no loaded slice holds the position or a child of it.
+        """
+        value = self.value(position)
+        rows = self.move_values(position)
+        if value == Value.WIN:
+            good = [(dtc, move) for move, after, dtc in rows if after == Value.LOSS]
+            target = min(dtc for dtc, _ in good)
+        elif value == Value.LOSS:
+            good = [(dtc, move) for move, _, dtc in rows]
+            target = max((dtc for dtc, _ in good), default=0)
+        else:
+            good = [(0, move) for move, after, _ in rows if after == Value.DRAW]
+            target = 0
+        best = tuple(sorted((move for dtc, move in good if dtc == target),
+                            key=lambda move: move.path))
+        return Probe(value, self.dtc(position), best)
+
+    def best_moves(self, position: Position) -> tuple[Move, ...]:
+        """The best moves of ``position`` (see :meth:`probe`)."""
+        return self.probe(position).best_moves
+
+
+def load_tables(directory: Path, *, max_pieces: int) -> Tables:
+    """Load every slice file of up to ``max_pieces`` pieces found in ``directory``.
+
+    Missing slices are left out (their positions raise :class:`TableError`).
+
+    :raises TableError: a file is damaged.
+    """
+    tables = Tables(max_pieces)
+    for material in materials(max_pieces):
+        try:
+            tables.put(read_slice(directory, material))
+        except TableError:
+            if slice_path(directory, material).exists():
+                raise
+    return tables

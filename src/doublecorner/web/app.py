@@ -1,0 +1,215 @@
+"""The ASGI app: the JSON API of ``docs/web-api.md``, the analysis stream and the page.
+
+A thin adapter: each route reads its request, calls the :class:`GameService`
+and turns the answer (or the error) into JSON. Errors are ``4xx`` with
+``{"error": "..."}``: 400 for a move or position the rules refuse, 404 for an
+unknown game, 409 for a request the game's state forbids, 413 for a body over
+the limit, 422 for a body that does not fit the schema.
+
+>>> import tempfile, pathlib
+>>> from fastapi.testclient import TestClient
+>>> with tempfile.TemporaryDirectory() as folder:
+...     with TestClient(create_app(pathlib.Path(folder) / "games.sqlite3", hash_mb=1)) as client:
+...         game = client.post("/api/games", json={"mode": "two-player"}).json()
+...         answer = client.post(f"/api/games/{game['id']}/moves", json={"move": "11-16"})
+...         print(answer.json()["moves"], client.post(f"/api/games/{game['id']}/moves",
+...                                                   json={"move": "9-5"}).status_code)
+['11-16'] 400
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from doublecorner import __version__
+from doublecorner.errors import DraughtsError, EngineError
+from doublecorner.warmup import ensure_engine_compiled
+from doublecorner.web.analysis_ws import AnalysisSession
+from doublecorner.web.body_limit import BodyLimitMiddleware
+from doublecorner.web.engine_pool import EnginePool, Searcher, engine_factory
+from doublecorner.web.games import (
+    GameNotFoundError,
+    GameRequestError,
+    GameService,
+    GameStateError,
+)
+from doublecorner.web.schemas import (
+    DrawRequest,
+    ErrorBody,
+    GameBody,
+    GameList,
+    GameSummary,
+    Health,
+    ImportAnswer,
+    ImportRequest,
+    MoveRequest,
+    NewGameRequest,
+    ResignRequest,
+    side_color,
+)
+from doublecorner.web.store import GameStore, StoreError
+from doublecorner.web.validation import first_error
+
+STATIC_DIR = Path(__file__).with_name("static")
+MAX_BODY_BYTES = 64 * 1024
+DEFAULT_ENGINE_THREADS = 1
+DEFAULT_MAX_SECONDS = 10.0
+DEFAULT_HASH_MB = 32  # per engine thread
+DEFAULT_LIST_LIMIT = 100
+MAX_LIST_LIMIT = 1000
+
+# Statuses for the errors the service raises; the most specific class wins.
+_ERROR_STATUS: dict[type[Exception], int] = {
+    DraughtsError: 400,  # a move, a FEN or a PDN text that the rules refuse
+    GameRequestError: 400,
+    GameNotFoundError: 404,
+    GameStateError: 409,
+    EngineError: 503,  # the engines are closing down with the server
+    StoreError: 500,
+}
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (400, 404, 409, 413, 422)}
+
+
+def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT_ENGINE_THREADS,
+               max_seconds: float = DEFAULT_MAX_SECONDS, hash_mb: int = DEFAULT_HASH_MB,
+               new_engine: Callable[[], Searcher] | None = None,
+               max_body_bytes: int = MAX_BODY_BYTES,
+               static_dir: Path | None = STATIC_DIR) -> FastAPI:
+    """The app over the games in ``db_path`` (created if missing).
+
+    At most ``engine_threads`` searches run at once, each for at most
+    ``max_seconds``, with engines made by ``new_engine`` (default: engines
+    with ``hash_mb`` MB of table). ``static_dir`` is served at ``/`` when it
+    exists. The engines and the database close when the app's lifespan ends.
+
+    :raises StoreError: the database cannot be opened.
+    :raises EngineError: ``engine_threads`` or ``max_seconds`` is out of range.
+    """
+    engines = EnginePool(threads=engine_threads, max_seconds=max_seconds,
+                         new_engine=new_engine or engine_factory(hash_mb))
+    service = GameService(GameStore(db_path), engines)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Load (or on a first run, compile) the kernel before taking requests: a
+        # request would otherwise hold the event loop while it loads, and two
+        # threads loading it at once would both compile it.
+        await asyncio.to_thread(ensure_engine_compiled)
+        try:
+            yield
+        finally:
+            await asyncio.to_thread(service.close)
+
+    app = FastAPI(title="doublecorner", version=__version__, lifespan=lifespan,
+                  description="Play and analyse English draughts (American checkers). "
+                              "The server checks every move against the rules and keeps "
+                              "every game in SQLite.")
+    app.state.games = service
+    app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
+    _add_error_handlers(app)
+    _add_game_routes(app, service)
+
+    @app.get("/api/health", response_model=Health)
+    async def health() -> Health:
+        return Health(ok=True)
+
+    @app.websocket("/api/analysis")
+    async def analysis(websocket: WebSocket) -> None:
+        await AnalysisSession(websocket, engines, max_message=max_body_bytes).run()
+
+    if static_dir is not None and static_dir.is_dir():
+        app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def service_error(request: Request, error: Exception) -> Response:
+        status = next(_ERROR_STATUS[kind] for kind in type(error).__mro__ if kind in _ERROR_STATUS)
+        return JSONResponse({"error": str(error)}, status_code=status)
+
+    async def validation_error(request: Request, error: Exception) -> Response:
+        errors = error.errors() if isinstance(error, RequestValidationError) else []
+        return JSONResponse({"error": first_error(errors)}, status_code=422)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        if not isinstance(error, HTTPException):  # pragma: no cover - registered for it only
+            raise error
+        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code,
+                            headers=error.headers)
+
+    for kind in _ERROR_STATUS:
+        app.add_exception_handler(kind, service_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(HTTPException, http_error)
+
+
+def _add_game_routes(app: FastAPI, service: GameService) -> None:
+    @app.post("/api/games", status_code=201, response_model=GameBody, responses=_ERRORS)
+    async def new_game(request: NewGameRequest) -> GameBody:
+        """A new game. In engine mode with the human as White, the engine has moved."""
+        return GameBody.of(await service.create(
+            request.mode, human=side_color(request.human), level=request.level,
+            seconds=request.seconds, fen=request.fen))
+
+    @app.get("/api/games", response_model=GameList)
+    async def list_games(limit: int = Query(DEFAULT_LIST_LIMIT, ge=1, le=MAX_LIST_LIMIT)
+                         ) -> GameList:
+        """The newest games first."""
+        return GameList(games=[GameSummary.of(record) for record in await service.recent(limit)])
+
+    @app.post("/api/games/import", status_code=201, response_model=ImportAnswer,
+              responses=_ERRORS)
+    async def import_games(request: ImportRequest) -> ImportAnswer:
+        """Store each game of a PDN text as an analysis game."""
+        states, errors = await service.import_pdn(request.pdn)
+        return ImportAnswer(games=[GameBody.of(state) for state in states], errors=errors)
+
+    @app.get("/api/games/{game_id}", response_model=GameBody, responses=_ERRORS)
+    async def get_game(game_id: str) -> GameBody:
+        return GameBody.of(await service.get(game_id))
+
+    @app.post("/api/games/{game_id}/moves", response_model=GameBody, responses=_ERRORS)
+    async def move(game_id: str, request: MoveRequest) -> GameBody:
+        """Play a move; in engine mode the answer also holds the engine's reply."""
+        return GameBody.of(await service.move(game_id, request.move))
+
+    @app.post("/api/games/{game_id}/takeback", response_model=GameBody, responses=_ERRORS)
+    async def takeback(game_id: str) -> GameBody:
+        """Take back the last move (engine mode: back to the human's turn)."""
+        return GameBody.of(await service.takeback(game_id))
+
+    @app.post("/api/games/{game_id}/resign", response_model=GameBody, responses=_ERRORS)
+    async def resign(game_id: str, request: ResignRequest | None = None) -> GameBody:
+        side = None if request is None else side_color(request.side)
+        return GameBody.of(await service.resign(game_id, side))
+
+    @app.post("/api/games/{game_id}/draw", response_model=GameBody, responses=_ERRORS)
+    async def draw(game_id: str, request: DrawRequest) -> GameBody:
+        """Offer, accept or decline a draw; the engine answers an offer at once."""
+        return GameBody.of(await service.draw(game_id, side_color(request.side),
+                                              request.action))
+
+    @app.get("/api/games/{game_id}/pdn", response_class=PlainTextResponse, responses=_ERRORS)
+    async def pdn(game_id: str) -> PlainTextResponse:
+        """The game as a PDN file."""
+        return PlainTextResponse(
+            await service.pdn(game_id),
+            headers={"Content-Disposition": f'attachment; filename="{game_id}.pdn"'})
+
+    @app.delete("/api/games/{game_id}", status_code=204, response_class=Response,
+                responses=_ERRORS)
+    async def delete(game_id: str) -> Response:
+        await service.delete(game_id)
+        return Response(status_code=204)

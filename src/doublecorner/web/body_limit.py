@@ -1,0 +1,78 @@
+"""Refuse HTTP request bodies over a size limit with ``413`` and a JSON error.
+
+A declared ``Content-Length`` over the limit is refused before anything is
+read; a body without one (chunked) is read up to the limit and refused as
+soon as it goes beyond. Bodies within the limit are read whole and handed to
+the app unchanged, so no handler ever sees more than the limit.
+"""
+
+from __future__ import annotations
+
+import json
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class BodyLimitMiddleware:
+    """ASGI middleware: at most ``max_bytes`` of request body per HTTP request."""
+
+    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is None:
+            await _refuse(send, 400, "the Content-Length header is not a number")
+            return
+        if declared > self.max_bytes:
+            await _refuse(send, 413, self._too_large(f"{declared} bytes"))
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await _refuse(send, 413, self._too_large(f"over {self.max_bytes} bytes"))
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # after the body: wait for the disconnect, as usual
+
+        await self.app(scope, replay, send)
+
+    def _too_large(self, size: str) -> str:
+        return f"the request body ({size}) is over the limit of {self.max_bytes} bytes"
+
+
+def _content_length(scope: Scope) -> int | None:
+    """The declared length; 0 without the header; ``None`` if it is not a number."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            text = value.decode("latin-1").strip()
+            return int(text) if text.isdigit() else None
+    return 0
+
+
+async def _refuse(send: Send, status: int, error: str) -> None:
+    body = json.dumps({"error": error}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,398 @@
+"""The game service: every change to a game, checked against the rules and stored before it returns.
+
+The web app is a thin adapter over this class. A request on a game loads it,
+checks it against the rules (the board raises on an illegal move, and the
+service on a request the game's state forbids), lets the engine reply in
+engine mode, and commits the new record; only then does it answer. A
+request that fails changes nothing. Requests on one game run one after the
+other; requests on different games run side by side. Database calls run in
+one worker thread and engine searches in the :class:`EnginePool`, so the
+event loop never waits for the disk or the engine.
+
+>>> import asyncio, tempfile, pathlib
+>>> from doublecorner.web.engine_pool import EnginePool, engine_factory
+>>> from doublecorner.web.store import GameStore
+>>> async def demo(folder):
+...     service = GameService(GameStore(pathlib.Path(folder) / "games.sqlite3"),
+...                           EnginePool(threads=1, max_seconds=5, new_engine=engine_factory(1)))
+...     game = await service.create(GameMode.ENGINE, human=Color.WHITE, level=1)
+...     game = await service.move(game.record.id, "22-18")
+...     service.close()
+...     return len(game.record.moves), game.engine_reply is not None
+>>> with tempfile.TemporaryDirectory() as folder:
+...     asyncio.run(demo(folder))
+(3, True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import enum
+import secrets
+import weakref
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import ParamSpec, TypeVar
+
+from doublecorner.board import Board
+from doublecorner.color import Color
+from doublecorner.engine.levels import (
+    DEFAULT_LEVEL,
+    DRAW_ACCEPT_MAX_SCORE,
+    HUMAN_NAME,
+    LEVEL_DEPTHS,
+    Strength,
+)
+from doublecorner.errors import EngineError
+from doublecorner.fen import STARTING_FEN
+from doublecorner.web.engine_pool import EnginePool
+from doublecorner.web.pdn_games import game_pdn, read_games
+from doublecorner.web.record import AgreedEnding, Agreement, GameMode, GameRecord
+from doublecorner.web.state import EngineReply, GameState, ending, replay, result
+from doublecorner.web.store import GameStore
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+PLAYER_UNKNOWN = "?"  # the players of an analysis game, as PDN names an unknown one
+ENGINE_NAME = "doublecorner"
+
+
+class GameNotFoundError(LookupError):
+    """No game has the id asked for."""
+
+
+class GameStateError(RuntimeError):
+    """The request is well formed but the game's state forbids it (it is over, not your turn)."""
+
+
+class GameRequestError(ValueError):
+    """The request does not make sense for this game (a bad option, a side that is not yours)."""
+
+
+class DrawAction(str, enum.Enum):
+    """What a player does about a draw."""
+
+    OFFER = "offer"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+
+
+def utc_now() -> str:
+    """The time as the API writes it: ``2026-11-30T12:00:00Z``."""
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def new_game_id() -> str:
+    """A fresh opaque game id such as ``g_3f9c0b12d4e5a6f7``."""
+    return f"g_{secrets.token_hex(8)}"
+
+
+class GameService:
+    """Games in ``store``, with the engine of ``engines`` as the opponent in engine mode."""
+
+    def __init__(self, store: GameStore, engines: EnginePool, *,
+                 clock: Callable[[], str] = utc_now,
+                 new_id: Callable[[], str] = new_game_id) -> None:
+        self.store = store
+        self.engines = engines
+        self._clock = clock
+        self._new_id = new_id
+        # One thread for the database: SQLite writes one at a time anyway, and a
+        # commit waits for the disk, which the event loop must not.
+        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="doublecorner-db")
+        # A lock lives while a request holds or awaits it; a game nobody touches has none.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+
+    def close(self) -> None:
+        """Stop the engines, finish the database work and close the file."""
+        self.engines.close()
+        self._db.shutdown(wait=True)
+        self.store.close()
+
+    # -- reading -----------------------------------------------------------
+
+    async def get(self, game_id: str) -> GameState:
+        """The game with this id.
+
+        :raises GameNotFoundError: there is none.
+        """
+        return GameState.of(await self._load(game_id))
+
+    async def recent(self, limit: int) -> list[GameRecord]:
+        """The ``limit`` newest games, newest first."""
+        return await self._in_db(self.store.recent, limit)
+
+    async def pdn(self, game_id: str) -> str:
+        """The game as PDN text.
+
+        :raises GameNotFoundError: there is none.
+        """
+        return game_pdn(await self._load(game_id))
+
+    # -- new games ---------------------------------------------------------
+
+    async def create(self, mode: GameMode, *, human: Color | None = None,
+                     level: int | None = None, seconds: float | None = None,
+                     fen: str | None = None) -> GameState:
+        """A new game from ``fen`` (default: the start); in engine mode the engine moves
+        first when it is its turn.
+
+        :raises GameRequestError: an option that does not fit the mode, or out of range.
+        :raises InvalidFenError: ``fen`` is not a valid FEN.
+        """
+        board = Board(STARTING_FEN if fen is None else fen)
+        now = self._clock()
+        if mode is GameMode.ENGINE:
+            strength = self._strength(level, seconds)
+            human = Color.BLACK if human is None else human
+            engine_name = f"{ENGINE_NAME} ({strength.name})"
+            black, white = ((HUMAN_NAME, engine_name) if human is Color.BLACK
+                            else (engine_name, HUMAN_NAME))
+            if seconds is None:
+                level = DEFAULT_LEVEL if level is None else level
+        else:
+            for name, value in (("human", human), ("level", level), ("seconds", seconds)):
+                if value is not None:
+                    raise GameRequestError(f"{name!r} applies to engine mode only, "
+                                           f"not to mode {mode.value!r}")
+            names = HUMAN_NAME if mode is GameMode.TWO_PLAYER else PLAYER_UNKNOWN
+            black = white = names
+        record = GameRecord(id=self._new_id(), mode=mode, created=now, updated=now,
+                            black=black, white=white, start_fen=board.fen(), human=human,
+                            level=level, seconds=seconds)
+        reply = None
+        if mode is GameMode.ENGINE and board.turn is not human and ending(record, board) is None:
+            reply = await self._engine_move(record, board)
+        record = self._changed(record, board, now=now)
+        await self._in_db(self.store.insert, [record])
+        return GameState(record, board, ending(record, board), reply)
+
+    async def import_pdn(self, text: str) -> tuple[list[GameState], list[str]]:
+        """Store every game of a PDN text as an analysis game; also returns the text's errors.
+
+        :raises GameRequestError: the text holds no game that could be read.
+        """
+        now = self._clock()
+        loop = asyncio.get_running_loop()
+        # Reading a long text takes a while: not on the event loop.
+        records, errors = await loop.run_in_executor(
+            None, lambda: read_games(text, created=now, new_id=self._new_id))
+        if not records:
+            why = f": {errors[0]}" if errors else ""
+            raise GameRequestError(f"no game could be read from the PDN text{why}")
+        await self._in_db(self.store.insert, records)
+        return [GameState.of(record) for record in records], errors
+
+    # -- changes -----------------------------------------------------------
+
+    async def move(self, game_id: str, text: str) -> GameState:
+        """Play ``text`` (full or short form); in engine mode the engine replies.
+
+        :raises GameNotFoundError: there is no such game.
+        :raises GameStateError: the game is over, or it is the engine's turn.
+        :raises InvalidMoveError: ``text`` is not a move.
+        :raises IllegalMoveError: the move is not legal in the position.
+        :raises AmbiguousMoveError: a short capture that fits several routes.
+        """
+        async with self._editing(game_id, going_on=True) as (record, board):
+            if record.mode is GameMode.ENGINE and board.turn is not record.human:
+                raise GameStateError(f"it is the engine's turn in game {game_id!r}")
+            mover = board.turn
+            board.push_str(text)
+            # An offer stands until the other side moves: a move answers it with a no.
+            offer = record.draw_offer if record.draw_offer is mover else None
+            reply = None
+            if record.mode is GameMode.ENGINE and ending(record, board) is None:
+                reply = await self._engine_move(record, board)
+            return await self._save(self._changed(record, board, draw_offer=offer), board, reply)
+
+    async def takeback(self, game_id: str) -> GameState:
+        """Take back the last move (engine mode: the human's last move and the replies after it).
+
+        A resignation or an agreed draw is taken back with it, and so is a draw offer.
+
+        :raises GameNotFoundError: there is no such game.
+        :raises GameStateError: there is no move to take back.
+        """
+        async with self._editing(game_id, going_on=False) as (record, board):
+            plies = len(record.moves)
+            if record.mode is GameMode.ENGINE:
+                first = Board(record.start_fen).turn
+                human_plies = [ply for ply in range(plies)
+                               if (first if ply % 2 == 0 else first.opponent) is record.human]
+                if not human_plies:
+                    raise GameStateError(f"game {game_id!r} has no move of yours to take back")
+                plies -= human_plies[-1]
+            elif plies == 0:
+                raise GameStateError(f"game {game_id!r} has no move to take back")
+            else:
+                plies = 1
+            for _ in range(plies):
+                board.pop()
+            record = replace(record, agreed=None)
+            return await self._save(self._changed(record, board, draw_offer=None), board)
+
+    async def resign(self, game_id: str, side: Color | None) -> GameState:
+        """``side`` gives up (engine mode: the human, whose side need not be given).
+
+        :raises GameNotFoundError: there is no such game.
+        :raises GameStateError: the game is over, or is an analysis without players.
+        :raises GameRequestError: no side given in a two-player game, or not the human's.
+        """
+        async with self._editing(game_id, going_on=True) as (record, board):
+            side = self._player(record, side, "resigns")
+            record = replace(record, agreed=AgreedEnding(Agreement.RESIGNATION, side.opponent))
+            return await self._save(self._changed(record, board, draw_offer=None), board)
+
+    async def draw(self, game_id: str, side: Color | None, action: DrawAction) -> GameState:
+        """Offer, accept or decline a draw.
+
+        In two-player mode an offer stands until the other side accepts,
+        declines or moves (an offer when the other side has one pending accepts
+        it). In engine mode the engine answers an offer at once: yes when a draw
+        can be claimed by the rules or its score for itself is at most +0.10.
+
+        :raises GameNotFoundError: there is no such game.
+        :raises GameStateError: the game is over, an analysis, or there is no offer to answer.
+        :raises GameRequestError: no side given in a two-player game, or not the human's.
+        """
+        async with self._editing(game_id, going_on=True) as (record, board):
+            side = self._player(record, side, "offers or answers a draw")
+            offer = record.draw_offer
+            if record.mode is GameMode.ENGINE:
+                if action is not DrawAction.OFFER:
+                    raise GameStateError(f"the engine makes no draw offers; you can only "
+                                         f"offer one in game {game_id!r}")
+                if not await self._engine_accepts_draw(record, board):
+                    return GameState(record, board, None)
+                agreed: AgreedEnding | None = AgreedEnding(Agreement.DRAW_AGREED, None)
+                offer = None
+            elif action is DrawAction.OFFER and offer is not side.opponent:
+                agreed, offer = None, side
+            else:
+                if offer is not side.opponent:
+                    raise GameStateError(f"{side.name.lower()} has no draw offer to "
+                                         f"{action.value} in game {game_id!r}")
+                is_accepted = action is not DrawAction.DECLINE
+                agreed = AgreedEnding(Agreement.DRAW_AGREED, None) if is_accepted else None
+                offer = None
+            record = replace(record, agreed=agreed)
+            return await self._save(self._changed(record, board, draw_offer=offer), board)
+
+    async def delete(self, game_id: str) -> None:
+        """Remove a game for good.
+
+        :raises GameNotFoundError: there is no such game.
+        """
+        async with self._lock(game_id):
+            if not await self._in_db(self.store.delete, game_id):
+                raise GameNotFoundError(f"no game {game_id!r}")
+
+    # -- helpers -----------------------------------------------------------
+
+    async def _in_db(self, function: Callable[_P, _T], *args: _P.args,
+                     **kwargs: _P.kwargs) -> _T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db, lambda: function(*args, **kwargs))
+
+    @contextlib.asynccontextmanager
+    async def _editing(self, game_id: str, *,
+                       going_on: bool) -> AsyncIterator[tuple[GameRecord, Board]]:
+        """The game replayed, with no other request on it meanwhile; ``going_on``: not over."""
+        async with self._lock(game_id):
+            record = await self._load(game_id)
+            board = replay(record)
+            if going_on:
+                self._check_going_on(record, board)
+            yield record, board
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _load(self, game_id: str) -> GameRecord:
+        record = await self._in_db(self.store.get, game_id)
+        if record is None:
+            raise GameNotFoundError(f"no game {game_id!r}")
+        return record
+
+    async def _save(self, record: GameRecord, board: Board,
+                    reply: EngineReply | None = None) -> GameState:
+        if not await self._in_db(self.store.update, record):
+            raise GameNotFoundError(f"no game {record.id!r} (it was deleted)")
+        return GameState(record, board, ending(record, board), reply)
+
+    def _changed(self, record: GameRecord, board: Board, *, now: str | None = None,
+                 draw_offer: Color | None = None) -> GameRecord:
+        """``record`` with the moves of ``board`` and the time of the change."""
+        moves = tuple(str(move) for move in board.move_stack)
+        record = replace(record, moves=moves, draw_offer=draw_offer,
+                         updated=self._clock() if now is None else now)
+        return replace(record, result=result(record, board))
+
+    def _strength(self, level: int | None, seconds: float | None) -> Strength:
+        if level is not None and seconds is not None:
+            raise GameRequestError("give the engine a 'level' or 'seconds' per move, not both")
+        if seconds is not None:
+            limit = self.engines.max_seconds
+            if not 0 < seconds <= limit:
+                raise GameRequestError(f"'seconds' must be above 0 and at most {limit:g} "
+                                       f"(the server's limit), not {seconds:g}")
+            return Strength.from_seconds(seconds)
+        level = DEFAULT_LEVEL if level is None else level
+        if not 1 <= level <= len(LEVEL_DEPTHS):
+            raise GameRequestError(f"'level' must be from 1 to {len(LEVEL_DEPTHS)}, not {level}")
+        return Strength.from_level(level)
+
+    def _check_going_on(self, record: GameRecord, board: Board) -> None:
+        found = ending(record, board)
+        if found is not None:
+            raise GameStateError(f"game {record.id!r} is over ({found.result}, {found.reason})")
+
+    def _player(self, record: GameRecord, side: Color | None, does: str) -> Color:
+        """The side that acts: given in two-player mode, the human in engine mode."""
+        if record.mode is GameMode.ANALYSIS:
+            raise GameStateError(f"game {record.id!r} is an analysis: nobody {does} there")
+        if record.mode is GameMode.ENGINE:
+            assert record.human is not None  # engine games always have one (see create)
+            if side is not None and side is not record.human:
+                raise GameRequestError(f"you play {record.human.name.lower()} in game "
+                                       f"{record.id!r}, not {side.name.lower()}")
+            return record.human
+        if side is None:
+            raise GameRequestError(f"say which side {does}: 'black' or 'white'")
+        return side
+
+    async def _engine_move(self, record: GameRecord, board: Board) -> EngineReply:
+        """Let the engine move on ``board`` (pushed there) at the game's strength."""
+        found = await self.engines.search(
+            board.position(), _game_strength(record).limit,
+            history=board.position_history(), halfmove_clock=board.halfmove_clock)
+        if found.move is None:  # cannot happen: the callers check that the game goes on
+            raise EngineError(f"the engine found no move in {board.fen()}")
+        board.push(found.move)
+        return EngineReply(found.move, found.score, found.depth)
+
+    async def _engine_accepts_draw(self, record: GameRecord, board: Board) -> bool:
+        if board.can_claim_draw():
+            return True
+        found = await self.engines.search(
+            board.position(), _game_strength(record).limit,
+            history=board.position_history(), halfmove_clock=board.halfmove_clock)
+        # The search scores the position for the side to move, here the human.
+        engine_score = -found.score if board.turn is record.human else found.score
+        return engine_score.value <= DRAW_ACCEPT_MAX_SCORE
+
+
+def _game_strength(record: GameRecord) -> Strength:
+    """The strength a stored engine game was created with (the pool caps its time)."""
+    if record.seconds is not None:
+        return Strength.from_seconds(record.seconds)
+    return Strength.from_level(DEFAULT_LEVEL if record.level is None else record.level)

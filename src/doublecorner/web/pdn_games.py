@@ -1,0 +1,107 @@
+"""Stored games to PDN and back: the download of a game and the import of a PDN text.
+
+>>> from doublecorner.web.record import GameMode, GameRecord
+>>> record = GameRecord(id="g_1", mode=GameMode.TWO_PLAYER, created="2026-11-30T12:00:00Z",
+...                     updated="", black="Ann", white="Bob", start_fen="B:W21-32:B1-12",
+...                     moves=("11-15", "23-19"))
+>>> text = game_pdn(record)
+>>> print(text)  # doctest: +ELLIPSIS
+[Event "doublecorner web"]
+[Site "?"]
+[Date "2026.11.30"]
+...
+1. 11-15 23-19 *
+<BLANKLINE>
+>>> records, errors = read_games(text, created="2026-12-01T00:00:00Z", new_id=lambda: "g_2")
+>>> records[0].moves, records[0].black, errors
+(('11-15', '23-19'), 'Ann', [])
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import replace
+
+from doublecorner.board import Board
+from doublecorner.color import Color
+from doublecorner.errors import DraughtsError
+from doublecorner.pdn import Game, iter_games
+from doublecorner.web.record import AgreedEnding, Agreement, GameMode, GameRecord
+from doublecorner.web.state import replay, result
+
+EVENT = "doublecorner web"
+UNKNOWN = "?"  # PDN's value for a tag nobody knows
+ENGLISH_DRAUGHTS = "21"
+# Tags the server writes from the record itself rather than keep from an import.
+_DERIVED_TAGS = ("FEN", "SetUp", "Result", "Black", "White")
+_WINNERS = {"1-0": Color.BLACK, "0-1": Color.WHITE, "2-0": Color.BLACK, "0-2": Color.WHITE}
+_DRAWS = ("1/2-1/2", "1-1")
+
+
+def game_pdn(record: GameRecord) -> str:
+    """The game as PDN text: its tags (an imported game keeps its own), moves and result.
+
+    :raises StoreError: a stored move is not legal (the database was damaged).
+    """
+    board = replay(record)
+    game = Game.from_board(board)
+    game.headers.update({"Event": EVENT, "Date": record.created[:10].replace("-", ".")})
+    game.headers.update({name: value for name, value in record.tags.items()
+                         if name not in _DERIVED_TAGS})
+    game.headers.update({"Black": record.black, "White": record.white,
+                         "Result": result(record, board)})
+    return str(game)
+
+
+def read_games(text: str, *, created: str,
+               new_id: Callable[[], str]) -> tuple[list[GameRecord], list[str]]:
+    """The games of a PDN text as records (mode ``analysis``), and what was wrong in the text.
+
+    The reader is lenient: a game keeps its moves up to the first one that
+    cannot be read, and each problem is listed as ``line L, column C: ...``.
+    A game is left out when it has no usable start position, is not English
+    draughts, or holds nothing at all (no tag, no move). A result in the tags
+    that the rules do not give (``1-0`` in a position where the game goes
+    on) is kept as a resignation, or a draw by agreement.
+    """
+    records: list[GameRecord] = []
+    errors: list[str] = []
+    for game in iter_games(io.StringIO(text)):
+        errors.extend(str(error) for error in game.errors)
+        board = _start_board(game)
+        moves = game.mainline_moves()
+        if board is None or not (game.headers or moves):
+            continue
+        start_fen = board.fen()
+        for move in moves:
+            board.push(move)  # the reader checked them: they are legal
+        record = GameRecord(
+            id=new_id(), mode=GameMode.ANALYSIS, created=created, updated=created,
+            black=game.headers.get("Black", UNKNOWN), white=game.headers.get("White", UNKNOWN),
+            start_fen=start_fen,
+            moves=tuple(str(move) for move in moves),
+            agreed=_agreed_ending(game.headers.get("Result", "*")),
+            tags={name: value for name, value in game.headers.items()
+                  if name not in _DERIVED_TAGS})
+        records.append(replace(record, result=result(record, board)))
+    return records, errors
+
+
+def _start_board(game: Game) -> Board | None:
+    """The game's start position, or ``None`` when its tags rule it out (the reader said why)."""
+    game_type = game.headers.get("GameType")
+    if game_type is not None and game_type.split(",")[0].strip() != ENGLISH_DRAUGHTS:
+        return None
+    try:
+        return game.board()
+    except DraughtsError:
+        return None
+
+
+def _agreed_ending(pdn_result: str) -> AgreedEnding | None:
+    if pdn_result in _WINNERS:
+        return AgreedEnding(Agreement.RESIGNATION, _WINNERS[pdn_result])
+    if pdn_result in _DRAWS:
+        return AgreedEnding(Agreement.DRAW_AGREED, None)
+    return None

@@ -1,0 +1,219 @@
+"""The JSON bodies of the web API (see ``docs/web-api.md``), as pydantic models.
+
+FastAPI checks requests against these models and builds the OpenAPI schema
+(``/openapi.json``) from them. Request models refuse unknown fields, so that
+a misspelt option is an error rather than silently ignored.
+
+>>> body = GameBody.of(GameState.of(GameRecord(
+...     id="g_1", mode=GameMode.ANALYSIS, created="", updated="", black="?", white="?",
+...     start_fen="W:W18:B14")))
+>>> body.turn, [move.move for move in body.legal_moves], body.must_capture
+('white', ['18x9'], [18])
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from doublecorner.color import Color
+from doublecorner.web.games import DrawAction
+from doublecorner.web.record import GameMode, GameRecord
+from doublecorner.web.state import GameState
+
+Side = Literal["black", "white"]
+MAX_MOVE_TEXT = 200  # a path of 9 jumps is 27 characters; more is not a move
+MAX_FEN_TEXT = 200  # 24 pieces with K marks and commas fit in about 100
+MAX_ANALYSIS_MOVES = 2000  # plies; real games end long before
+
+
+def side_name(color: Color) -> Side:
+    """``"black"`` or ``"white"``."""
+    return "black" if color is Color.BLACK else "white"
+
+
+def side_color(side: Side | None) -> Color | None:
+    """The :class:`Color` of ``"black"`` or ``"white"``."""
+    return None if side is None else Color[side.upper()]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests ----------------------------------------------------------------
+
+
+class NewGameRequest(_Request):
+    """A new game; ``human``, ``level`` and ``seconds`` are for engine mode only."""
+
+    mode: GameMode
+    human: Side | None = Field(None, description="the human's side in engine mode "
+                                                 "(default: black)")
+    level: int | None = Field(None, ge=1, le=10, description="engine level (default: 6)")
+    seconds: float | None = Field(None, gt=0, description="engine seconds per move, instead "
+                                                          "of a level")
+    fen: str | None = Field(None, max_length=MAX_FEN_TEXT, description="start position "
+                                                                       "(default: the start)")
+
+
+class MoveRequest(_Request):
+    """A move in full (``9x18x27``) or short (``9x27``) form."""
+
+    move: str = Field(max_length=MAX_MOVE_TEXT, examples=["11-15"])
+
+
+class ResignRequest(_Request):
+    """Who resigns (engine mode: may be left out, the human resigns)."""
+
+    side: Side | None = None
+
+
+class DrawRequest(_Request):
+    """A draw offer, or the answer to one."""
+
+    side: Side | None = Field(None, description="who acts (engine mode: may be left out)")
+    action: DrawAction
+
+
+class ImportRequest(_Request):
+    """A PDN text of one game or more."""
+
+    pdn: str
+
+
+# -- answers -----------------------------------------------------------------
+
+
+class LevelSetting(BaseModel):
+    level: int
+
+
+class SecondsSetting(BaseModel):
+    seconds: float
+
+
+class LegalMove(BaseModel):
+    move: str = Field(description="the full path, e.g. 9x18x27")
+    path: list[int]
+    captures: list[int] = Field(description="the squares of the pieces jumped")
+
+
+class LastMove(BaseModel):
+    move: str
+    path: list[int]
+
+
+class Outcome(BaseModel):
+    result: Literal["1-0", "0-1", "1/2-1/2"]
+    reason: Literal["no legal moves", "threefold repetition", "forty-move rule",
+                    "resignation", "draw agreed"]
+    winner: Side | None
+
+
+class EngineReplyBody(BaseModel):
+    move: str
+    score: str = Field(description="for the engine: +0.25, -1.00, win in 13, loss in 7")
+    depth: int
+
+
+class _GameHeading(BaseModel):
+    """What a game and its line in a list both show, in this order."""
+
+    id: str
+    mode: GameMode
+    created: str
+    updated: str
+    black: str
+    white: str
+
+    @staticmethod
+    def heading(record: GameRecord) -> dict[str, Any]:
+        """The heading fields of ``record``."""
+        return {"id": record.id, "mode": record.mode, "created": record.created,
+                "updated": record.updated, "black": record.black, "white": record.white}
+
+
+class GameBody(_GameHeading):
+    """A game as the page shows it."""
+
+    human: Side | None
+    engine: LevelSetting | SecondsSetting | None
+    start_fen: str
+    moves: list[str]
+    ply: int
+    fen: str
+    turn: Side
+    legal_moves: list[LegalMove] = Field(description="empty once the game is over")
+    must_capture: list[int] = Field(description="squares of the pieces that can capture")
+    last_move: LastMove | None
+    outcome: Outcome | None
+    draw_offer: Side | None
+    engine_reply: EngineReplyBody | None
+
+    @classmethod
+    def of(cls, state: GameState) -> GameBody:
+        """The body of a game."""
+        record, board, ending = state.record, state.board, state.ending
+        legal = [] if ending is not None else sorted(board.legal_moves, key=lambda m: m.path)
+        engine: LevelSetting | SecondsSetting | None = None
+        if record.mode is GameMode.ENGINE:
+            engine = (SecondsSetting(seconds=record.seconds) if record.seconds is not None
+                      else LevelSetting(level=record.level or 0))
+        last = board.move_stack[-1] if board.move_stack else None
+        reply = state.engine_reply
+        return cls(
+            **cls.heading(record),
+            human=None if record.human is None else side_name(record.human),
+            engine=engine, start_fen=record.start_fen, moves=list(record.moves),
+            ply=len(record.moves), fen=board.fen(), turn=side_name(board.turn),
+            legal_moves=[LegalMove(move=str(move), path=list(move.path),
+                                   captures=list(move.captures)) for move in legal],
+            must_capture=sorted({move.path[0] for move in legal if move.is_capture}),
+            last_move=None if last is None else LastMove(move=str(last), path=list(last.path)),
+            outcome=None if ending is None else Outcome.model_validate({
+                "result": ending.result, "reason": ending.reason,
+                "winner": None if ending.winner is None else side_name(ending.winner)}),
+            draw_offer=None if record.draw_offer is None else side_name(record.draw_offer),
+            engine_reply=None if reply is None else EngineReplyBody(
+                move=str(reply.move), score=str(reply.score), depth=reply.depth))
+
+
+class GameSummary(_GameHeading):
+    ply: int
+    result: str = Field(description="1-0, 0-1, 1/2-1/2, or * while the game goes on")
+
+    @classmethod
+    def of(cls, record: GameRecord) -> GameSummary:
+        """The summary of a game in a list."""
+        return cls(**cls.heading(record), ply=len(record.moves), result=record.result)
+
+
+class GameList(BaseModel):
+    games: list[GameSummary]
+
+
+class ImportAnswer(BaseModel):
+    games: list[GameBody]
+    errors: list[str] = Field(description="what the reader found wrong: 'line L, column C: ...'")
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="one line naming the input that was refused")
+
+
+class Health(BaseModel):
+    ok: bool
+
+
+# -- the analysis stream ------------------------------------------------------
+
+
+class AnalysisRequest(_Request):
+    """A message from the client on ``/api/analysis``."""
+
+    action: Literal["start", "stop"]
+    fen: str | None = Field(None, max_length=MAX_FEN_TEXT)
+    moves: list[Annotated[str, Field(max_length=MAX_MOVE_TEXT)]] = Field(
+        default_factory=list, max_length=MAX_ANALYSIS_MOVES)

@@ -1,0 +1,92 @@
+"""A stored game brought to life: its board, how it ended, and what the engine last said.
+
+>>> from doublecorner.web.record import GameMode, GameRecord
+>>> record = GameRecord(id="g_1", mode=GameMode.ANALYSIS, created="", updated="",
+...                     black="?", white="?", start_fen="W:W18:B14", moves=("18x9",))
+>>> state = GameState.of(record)
+>>> state.board.fen(), state.ending
+('B:W9:B', GameEnding(result='0-1', reason='no legal moves', winner=<Color.WHITE: 1>))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from doublecorner.board import Board
+from doublecorner.color import Color
+from doublecorner.engine import Score
+from doublecorner.errors import DraughtsError
+from doublecorner.move import Move
+from doublecorner.web.record import UNFINISHED, GameRecord
+from doublecorner.web.store import StoreError
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnding:
+    """How a game ended: the PDN result, the reason in words, the winner (``None``: a draw)."""
+
+    result: str
+    reason: str
+    winner: Color | None
+
+
+@dataclass(frozen=True, slots=True)
+class EngineReply:
+    """The engine's move, its score for itself and the depth it searched."""
+
+    move: Move
+    score: Score
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A game as the API shows it: the record, the board after its moves, and its ending.
+
+    ``engine_reply`` is set only in the answer to a request that made the engine move.
+    """
+
+    record: GameRecord
+    board: Board
+    ending: GameEnding | None
+    engine_reply: EngineReply | None = None
+
+    @classmethod
+    def of(cls, record: GameRecord, engine_reply: EngineReply | None = None) -> GameState:
+        """Replay ``record``'s moves.
+
+        :raises StoreError: a stored move is not legal (the database was damaged).
+        """
+        board = replay(record)
+        return cls(record, board, ending(record, board), engine_reply)
+
+
+def replay(record: GameRecord) -> Board:
+    """The board after the record's moves, from its start position.
+
+    :raises StoreError: the start position or a move is not valid (the database was damaged).
+    """
+    try:
+        board = Board(record.start_fen)
+        for text in record.moves:
+            board.push(Move.parse(text))
+    except DraughtsError as error:
+        raise StoreError(f"game {record.id!r} in the database is damaged: {error}") from None
+    return board
+
+
+def ending(record: GameRecord, board: Board) -> GameEnding | None:
+    """How the game ended: by the rules on ``board``, else by the players, else ``None``."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return GameEnding(outcome.result(), outcome.termination.value, outcome.winner)
+    agreed = record.agreed
+    if agreed is not None:
+        return GameEnding(agreed.result, agreed.reason.value, agreed.winner)
+    return None
+
+
+def result(record: GameRecord, board: Board) -> str:
+    """The PDN result of the game: ``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while it goes on."""
+    found = ending(record, board)
+    return UNFINISHED if found is None else found.result

@@ -1,0 +1,102 @@
+// The JSON API of docs/web-api.md, one function per endpoint.
+
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  const options = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {
+    throw new ApiError(`cannot reach the server (${error.message})`, 0);
+  }
+  if (response.status === 204) return null;
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = data?.error ?? (typeof data?.detail === "string" ? data.detail : null)
+      ?? `${method} ${path} failed: ${response.status} ${response.statusText}`;
+    throw new ApiError(message, response.status);
+  }
+  return data;
+}
+
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+
+export const api = {
+  createGame: (options) => request("POST", "/api/games", options),
+  listGames: () => request("GET", "/api/games"),
+  getGame: (id) => request("GET", game(id)),
+  move: (id, move) => request("POST", `${game(id)}/moves`, { move }),
+  takeback: (id) => request("POST", `${game(id)}/takeback`),
+  resign: (id, side) => request("POST", `${game(id)}/resign`, { side }),
+  draw: (id, side, action) => request("POST", `${game(id)}/draw`, { side, action }),
+  importPdn: (pdn) => request("POST", "/api/games/import", { pdn }),
+  deleteGame: (id) => request("DELETE", game(id)),
+  pdnUrl: (id) => `${game(id)}/pdn`,
+};
+
+/**
+ * The analysis stream: `start(fen, moves)` and `stop()`; `onMessage` gets each
+ * message of the server ({type: "info" | "done" | "error", ...}) and
+ * `onClose` the end of the connection.
+ */
+export class AnalysisSocket {
+  constructor({ onMessage, onClose }) {
+    this.onMessage = onMessage;
+    this.onClose = onClose;
+    this.socket = null;
+    this.ready = null;
+  }
+
+  connect() {
+    if (this.socket && this.socket.readyState <= WebSocket.OPEN) return this.ready;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/analysis`);
+    this.socket = socket;
+    this.ready = new Promise((resolve, reject) => {
+      socket.addEventListener("open", () => resolve(socket), { once: true });
+      socket.addEventListener("error", () => reject(new ApiError("cannot open the analysis stream", 0)), { once: true });
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (this.socket === socket) this.onMessage(message);
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket === socket) {
+        this.socket = null;
+        this.onClose();
+      }
+    });
+    return this.ready;
+  }
+
+  async start(fen, moves) {
+    const socket = await this.connect();
+    socket.send(JSON.stringify({ action: "start", fen, moves }));
+  }
+
+  stop() {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ action: "stop" }));
+  }
+}

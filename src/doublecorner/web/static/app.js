@@ -1,0 +1,510 @@
+// The page: one game at a time, kept on the server, drawn and played here.
+//
+// Every change of a game goes through the server (docs/web-api.md), which
+// answers with the whole game; the page redraws from that answer. The only
+// state of its own is what the person is looking at: the move shown, the
+// half-entered move, the board's orientation and look.
+
+import { AnalysisPanel } from "./analysis.js";
+import { api } from "./api.js";
+import { BoardView } from "./board.js";
+import { $, escapeHtml, setMessage } from "./dom.js";
+import { STARTING_FEN, applyMove, colorName, movePath, opponent, parseFen, replay } from "./geometry.js";
+import { GameLibrary } from "./library.js";
+import { renderMoveList } from "./movelist.js";
+import { MoveInput } from "./moveinput.js";
+import { SetupEditor } from "./setup.js";
+
+const SETTINGS_KEY = "doublecorner.settings";
+const LAST_GAME_KEY = "doublecorner.lastGame";
+
+const state = {
+  game: null,
+  positions: [], // positions[i]: after i moves of the game, replayed from start_fen
+  viewPly: null, // the move shown; null follows the game
+  flipped: false, // the person's turn of the board, on top of the mode's default
+  settings: loadSettings(),
+  busy: false, // a request is on its way to the server
+  pending: null, // {move, position}: a move on its way to the server, shown already
+};
+
+const input = new MoveInput();
+const board = new BoardView($("board"), {
+  activate: (square) => activate(square),
+  drop: (from, to) => drop(from, to),
+  canDrag: (square) => canMove() && input.canSelect(square),
+});
+const analysis = new AnalysisPanel();
+const setup = new SetupEditor({
+  changed: () => render(),
+  analyse: (fen) => createGame({ mode: "analysis", fen }).catch((error) => setMessage(error.message)),
+  playFrom: (fen) => openNewGame(fen),
+  cancel: () => {
+    setup.close();
+    setMessage("");
+    refreshInput();
+    render();
+  },
+});
+const library = new GameLibrary({
+  open: (id) => openGame(id),
+  imported: (game) => showGame(game),
+  deleted: (id) => {
+    if (state.game?.id !== id) return;
+    state.game = null;
+    localStorage.removeItem(LAST_GAME_KEY);
+    history.replaceState(null, "", location.pathname);
+    render();
+  },
+});
+
+// --- settings --------------------------------------------------------------
+
+function loadSettings() {
+  const defaults = { coordinates: "numbers", style: "tournament" };
+  try {
+    return { ...defaults, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "{}") };
+  } catch {
+    return defaults;
+  }
+}
+
+for (const [testid, name] of [["coordinates", "coordinates"], ["board-style", "style"]]) {
+  $(testid).value = state.settings[name];
+  $(testid).addEventListener("change", () => {
+    state.settings[name] = $(testid).value;
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(state.settings));
+    render();
+  });
+}
+
+// --- what is shown -----------------------------------------------------------
+
+function isLive() {
+  return !state.game || state.viewPly === null || state.viewPly === state.game.ply;
+}
+
+function shownPly() {
+  return isLive() ? state.game?.ply ?? 0 : state.viewPly;
+}
+
+function shownPosition() {
+  if (setup.isOpen) return setup.position;
+  if (state.pending) return state.pending.position;
+  if (!state.game) return parseFen(STARTING_FEN);
+  if (isLive()) return parseFen(state.game.fen);
+  return state.positions[state.viewPly];
+}
+
+function isFlipped() {
+  const game = state.game;
+  const humanIsBlack = !setup.isOpen && game?.mode === "engine" && game.human === "black";
+  return humanIsBlack !== state.flipped; // the human's side at the bottom
+}
+
+function canMove() {
+  const game = state.game;
+  if (!game || game.outcome || state.busy || setup.isOpen || !isLive()) return false;
+  return game.mode !== "engine" || game.turn === game.human;
+}
+
+function humanSide() {
+  const game = state.game;
+  return game.mode === "engine" ? game.human : game.turn;
+}
+
+/** The position shown, for the analysis panel; null where analysis is not offered. */
+function analysisTarget() {
+  const game = state.game;
+  // Against the engine, analysis waits for the end of the game.
+  if (!game || setup.isOpen || (game.mode === "engine" && !game.outcome)) return null;
+  const ply = shownPly();
+  return { fen: game.start_fen, moves: game.moves.slice(0, ply), turn: state.positions[ply].turn };
+}
+
+// --- drawing -----------------------------------------------------------------
+
+function render() {
+  document.body.dataset.style = state.settings.style;
+  document.body.dataset.busy = String(state.busy);
+  renderBoard();
+  renderPlayers();
+  renderStatus();
+  renderActions();
+  renderMoves();
+  analysis.show(analysisTarget());
+  $("setup-panel").hidden = !setup.isOpen;
+  for (const testid of ["move-form", "game-actions"]) $(testid).hidden = setup.isOpen;
+  document.querySelector(".moves-panel").hidden = setup.isOpen;
+  $("flip").setAttribute("aria-pressed", String(state.flipped));
+}
+
+function renderBoard() {
+  const position = shownPosition();
+  const game = state.game;
+  let lastMove = null;
+  if (state.pending) lastMove = movePath(state.pending.move);
+  else if (game && !setup.isOpen && shownPly() > 0) lastMove = movePath(game.moves[shownPly() - 1]);
+  const live = canMove();
+  board.render({
+    position,
+    flipped: isFlipped(),
+    coordinates: state.settings.coordinates,
+    style: state.settings.style,
+    lastMove,
+    mustCapture: live ? game.must_capture : [],
+    selected: live ? input.selected : null,
+    visited: live ? input.visited() : [],
+    targets: live ? input.targets() : [],
+    movable: live ? input.movable() : [],
+    label: `Board, ${colorName(position.turn)} to move`,
+  });
+}
+
+function playerLabel(color) {
+  const game = state.game;
+  const name = game && game[color] !== "?" ? game[color] : ""; // "?" is PDN for a name not known
+  const parts = [`<span class="swatch ${color}" aria-hidden="true"></span>`,
+    `<span>${colorName(color)}${name ? ` — ${escapeHtml(name)}` : ""}</span>`];
+  if (game && !game.outcome && !setup.isOpen && shownPosition().turn === color) {
+    parts.push('<span class="to-move">(to move)</span>');
+  }
+  return parts.join(" ");
+}
+
+function renderPlayers() {
+  const bottom = isFlipped() ? "black" : "white";
+  $("player-bottom").innerHTML = playerLabel(bottom);
+  $("player-top").innerHTML = playerLabel(opponent(bottom));
+}
+
+const REASONS = {
+  "no legal moves": (loser) => `${loser} has no legal moves`,
+  "threefold repetition": () => "draw by threefold repetition",
+  "forty-move rule": () => "draw by the 40-move rule",
+  resignation: (loser) => `${loser} resigned`,
+  "draw agreed": () => "draw agreed",
+};
+
+function statusText() {
+  const game = state.game;
+  if (setup.isOpen) return ["Setting up a position", `${colorName(setup.position.turn)} to move`];
+  if (!game) return ["No game yet", "Start a new game, open a saved one, or set up a position."];
+  let headline;
+  let detail = "";
+  if (game.outcome) {
+    const { winner, result } = game.outcome;
+    const reason = REASONS[game.outcome.reason]?.(winner ? colorName(opponent(winner)) : null)
+      ?? game.outcome.reason;
+    headline = `Game over: ${winner ? `${colorName(winner)} wins` : "Draw"} (${result})`;
+    detail = `${reason[0].toUpperCase()}${reason.slice(1)}.`;
+  } else if (state.busy && game.mode === "engine") {
+    headline = "The engine is thinking…";
+  } else {
+    headline = `${colorName(game.turn)} to move`;
+    if (game.mode === "engine") headline += game.turn === game.human ? " — your move" : " — the engine's move";
+    if (game.must_capture.length) detail = "A capture is compulsory: the ringed pieces must jump.";
+    if (game.draw_offer) detail = `${colorName(game.draw_offer)} offers a draw.`;
+  }
+  if (!isLive()) detail = `Looking at move ${state.viewPly} of ${game.ply}; go to the last move to play.`;
+  return [headline, detail];
+}
+
+function renderStatus() {
+  const status = $("status");
+  const [headline, detail] = statusText();
+  status.innerHTML = escapeHtml(headline) + (detail ? `<span class="detail">${escapeHtml(detail)}</span>` : "");
+  status.dataset.over = String(Boolean(state.game?.outcome && !setup.isOpen));
+}
+
+function renderActions() {
+  const game = state.game;
+  const playing = Boolean(game && !game.outcome && game.mode !== "analysis");
+  const idle = !state.busy;
+  const offer = playing ? game.draw_offer : null;
+  $("takeback").disabled = !(game && game.ply > 0 && idle);
+  $("offer-draw").disabled = !(playing && idle);
+  $("offer-draw").hidden = Boolean(offer) || game?.mode === "analysis";
+  $("accept-draw").hidden = !offer;
+  $("decline-draw").hidden = !offer;
+  if (offer) $("accept-draw").textContent = `${colorName(opponent(offer))} accepts the draw`;
+  $("resign").disabled = !(playing && idle);
+  $("resign").hidden = game?.mode === "analysis";
+  $("resign").textContent = playing && game.mode === "two-player" ? `${colorName(game.turn)} resigns` : "Resign";
+  const exportLink = $("export-pdn");
+  if (game) {
+    exportLink.href = api.pdnUrl(game.id);
+    exportLink.removeAttribute("aria-disabled");
+    exportLink.removeAttribute("tabindex");
+  } else {
+    exportLink.removeAttribute("href");
+    exportLink.setAttribute("aria-disabled", "true");
+    exportLink.setAttribute("tabindex", "-1");
+  }
+  const browsing = game && !setup.isOpen;
+  for (const testid of ["nav-first", "nav-prev"]) $(testid).disabled = !browsing || shownPly() === 0;
+  for (const testid of ["nav-next", "nav-last"]) $(testid).disabled = !browsing || isLive();
+  $("move-input").disabled = !canMove();
+  $("move-form").querySelector("button").disabled = !canMove();
+}
+
+function renderMoves() {
+  const game = state.game;
+  if (!game) {
+    $("move-list").replaceChildren();
+    return;
+  }
+  const moves = state.pending ? [...game.moves, state.pending.move] : game.moves;
+  renderMoveList($("move-list"), {
+    moves,
+    firstTurn: state.positions[0].turn,
+    current: state.pending ? moves.length : shownPly(),
+    result: game.outcome?.result,
+    goTo,
+  });
+}
+
+// --- playing ---------------------------------------------------------------
+
+function refreshInput() {
+  input.setLegalMoves(canMove() ? state.game.legal_moves : []);
+}
+
+function activate(square) {
+  if (setup.isOpen) {
+    setup.click(square);
+    return;
+  }
+  if (!canMove()) {
+    if (state.game && !isLive()) setMessage("You are looking at an earlier move: go to the last move to play.", "info");
+    return;
+  }
+  const result = input.click(square);
+  if (result.kind === "move") {
+    submitMove(result.move);
+    return;
+  }
+  if (result.kind === "ambiguous") {
+    setMessage(`Several captures end there (${result.moves.join(", ")}): `
+      + "click the squares of the jumps one by one.", "info");
+  } else if (result.kind === "select" || result.kind === "step") {
+    setMessage("");
+  }
+  renderBoard();
+}
+
+function drop(from, to) {
+  if (!canMove()) return;
+  input.reset();
+  if (input.click(from).kind !== "select") {
+    renderBoard();
+    return;
+  }
+  activate(to);
+  if (input.selected !== null && !input.targets().length) input.reset();
+}
+
+function submitMove(move) {
+  const game = state.game;
+  const entry = game.legal_moves.find((legal) => legal.move === move);
+  if (entry) state.pending = { move: entry.move, position: applyMove(parseFen(game.fen), entry.path) };
+  return request(() => api.move(game.id, move), (answer) => {
+    const reply = answer.engine_reply;
+    setMessage(reply ? `The engine played ${reply.move} (depth ${reply.depth}, score ${reply.score}).` : "", "info");
+  });
+}
+
+/** Run one request to the server with the page marked busy, then show the game it returns. */
+async function request(call, after = null) {
+  state.busy = true;
+  input.reset();
+  render();
+  try {
+    const answer = await call();
+    state.pending = null;
+    state.busy = false;
+    showGame(answer);
+    after?.(answer);
+  } catch (error) {
+    state.pending = null;
+    state.busy = false;
+    setMessage(error.message);
+    render();
+  }
+}
+
+function showGame(game) {
+  if (state.game?.id !== game.id) {
+    state.flipped = false;
+    analysis.stop();
+  }
+  setup.close();
+  state.game = game;
+  state.positions = replay(game.start_fen, game.moves);
+  state.viewPly = null;
+  refreshInput();
+  localStorage.setItem(LAST_GAME_KEY, game.id);
+  if (location.hash !== `#game=${game.id}`) history.replaceState(null, "", `#game=${encodeURIComponent(game.id)}`);
+  render();
+  library.mark(game.id);
+  library.refresh();
+}
+
+function goTo(ply) {
+  const game = state.game;
+  if (!game || state.busy || setup.isOpen) return;
+  state.viewPly = Math.max(0, Math.min(ply, game.ply));
+  if (state.viewPly === game.ply) state.viewPly = null;
+  refreshInput();
+  setMessage("");
+  render();
+}
+
+async function openGame(id) {
+  try {
+    const game = await api.getGame(id);
+    setMessage("");
+    showGame(game);
+  } catch (error) {
+    setMessage(error.message);
+    if (error.status === 404 && localStorage.getItem(LAST_GAME_KEY) === id) localStorage.removeItem(LAST_GAME_KEY);
+  }
+}
+
+// --- controls ------------------------------------------------------------------
+
+$("takeback").addEventListener("click", () => {
+  request(() => api.takeback(state.game.id), () => setMessage("Move taken back.", "info"));
+});
+
+$("offer-draw").addEventListener("click", () => {
+  const game = state.game;
+  request(() => api.draw(game.id, humanSide(), "offer"), (answer) => {
+    if (game.mode !== "engine") setMessage("");
+    else setMessage(answer.outcome ? "The engine accepts the draw." : "The engine declines the draw.", "info");
+  });
+});
+
+for (const action of ["accept", "decline"]) {
+  $(`${action}-draw`).addEventListener("click", () => {
+    const game = state.game;
+    request(() => api.draw(game.id, opponent(game.draw_offer), action));
+  });
+}
+
+$("resign").addEventListener("click", () => request(() => api.resign(state.game.id, humanSide())));
+
+$("flip").addEventListener("click", () => {
+  state.flipped = !state.flipped;
+  render();
+});
+
+const NAVIGATION = {
+  "nav-first": () => goTo(0),
+  "nav-prev": () => goTo(shownPly() - 1),
+  "nav-next": () => goTo(shownPly() + 1),
+  "nav-last": () => goTo(Infinity),
+};
+for (const [testid, go] of Object.entries(NAVIGATION)) $(testid).addEventListener("click", go);
+const NAVIGATION_KEYS = { ArrowLeft: "nav-prev", ArrowRight: "nav-next", Home: "nav-first", End: "nav-last" };
+
+document.addEventListener("keydown", (event) => {
+  // The board's squares, fields and dialogs have their own use for these keys.
+  if (event.target.closest?.("input, textarea, select, dialog, svg") || event.altKey || event.ctrlKey
+    || event.metaKey) return;
+  const testid = NAVIGATION_KEYS[event.key];
+  if (testid && state.game) {
+    event.preventDefault();
+    NAVIGATION[testid]();
+  }
+});
+
+$("move-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("move-input").value.trim();
+  if (!text || !canMove()) return;
+  $("move-input").value = "";
+  submitMove(text);
+});
+
+$("open-setup").addEventListener("click", () => {
+  analysis.stop();
+  setMessage("");
+  setup.open(shownPosition());
+  render();
+});
+
+// --- new game --------------------------------------------------------------
+
+const dialog = $("new-game-dialog");
+const newGameForm = $("new-game-form");
+
+function openNewGame(fen = "") {
+  $("new-game-error").textContent = "";
+  newGameForm.elements.fen.value = fen;
+  syncNewGameForm();
+  dialog.showModal();
+}
+
+function syncNewGameForm() {
+  newGameForm.querySelector(".engine-options").disabled = newGameForm.elements.mode.value !== "engine";
+}
+
+async function createGame(options) {
+  const game = await api.createGame(options);
+  showGame(game);
+  const reply = game.engine_reply;
+  setMessage(reply ? `The engine played ${reply.move}.` : "", "info");
+}
+
+newGameForm.addEventListener("change", syncNewGameForm);
+$("new-game").addEventListener("click", () => openNewGame());
+
+newGameForm.addEventListener("submit", async (event) => {
+  if (event.submitter?.value !== "start") return; // Cancel closes the dialog
+  event.preventDefault();
+  const fields = newGameForm.elements;
+  const options = { mode: fields.mode.value };
+  if (options.mode === "engine") {
+    const human = fields.human.value;
+    options.human = human === "random" ? (Math.random() < 0.5 ? "black" : "white") : human;
+    options.level = Number(fields.level.value);
+  }
+  if (fields.fen.value.trim()) options.fen = fields.fen.value.trim();
+  const startButton = $("start-game");
+  startButton.disabled = true;
+  try {
+    await createGame(options);
+    dialog.close();
+  } catch (error) {
+    $("new-game-error").textContent = error.message;
+  } finally {
+    startButton.disabled = false;
+  }
+});
+
+// --- start -------------------------------------------------------------------
+
+function gameIdFromHash() {
+  const match = /^#game=(.+)$/.exec(location.hash);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+window.addEventListener("hashchange", () => {
+  const id = gameIdFromHash();
+  if (id && id !== state.game?.id) openGame(id);
+});
+
+async function start() {
+  render();
+  const id = gameIdFromHash() ?? localStorage.getItem(LAST_GAME_KEY);
+  if (id) await openGame(id);
+  if (!state.game) {
+    await library.refresh();
+    history.replaceState(null, "", location.pathname);
+    openNewGame();
+  }
+  document.body.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,333 @@
+// The board drawn as SVG, and the clicks, drags and keys that reach it.
+//
+// The drawing follows doublecorner.svg (src/doublecorner/svg.py): the same
+// units, colours, classes and crown, so that a board drawn by the server and
+// one drawn here look alike. On top of that picture come the marks of a game
+// in progress: the selected piece, the legal targets and the pieces that must
+// capture. Every mark lets the pointer through to the square under it, so a
+// click anywhere in a square reaches that square.
+
+import { SQUARES, algebraic, colorName, rowFile, squareAt } from "./geometry.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const SQUARE_SIZE = 45;
+const MARGIN = 20;
+const PIECE_RADIUS = 0.39 * SQUARE_SIZE;
+const DRAG_THRESHOLD = 6; // pixels the pointer moves before a press becomes a drag
+
+// The palettes of svg.py, plus the page's own marks (must-capture ring).
+export const PALETTES = {
+  tournament: {
+    playing: "#3a7d44", unused: "#f0dcaa", frame: "#3b2a1a", border: "#3b2a1a", label: "#f0dcaa",
+    number: "#f0dcaa",
+    disc: { black: ["#c62828", "#7f1212"], white: ["#f7f3e8", "#8f8a7a"] },
+    crown: { black: ["#f4c430", "#6b4e00"], white: ["#f4c430", "#6b4e00"] },
+    lastMove: "#fff176", highlight: "#4fc3f7", arrow: "#1565c0", mustCapture: "#ff9800",
+  },
+  book: {
+    playing: "#ffffff", unused: "#a6a6a6", frame: "#ffffff", border: "#000000", label: "#000000",
+    number: "#6e6e6e",
+    disc: { black: ["#1a1a1a", "#000000"], white: ["#ffffff", "#000000"] },
+    crown: { black: ["#ffffff", "#ffffff"], white: ["#1a1a1a", "#1a1a1a"] },
+    lastMove: "#ffd54f", highlight: "#81d4fa", arrow: "#d84315", mustCapture: "#d84315",
+  },
+};
+
+const CROWN_OUTLINE = [[-0.5, 0.34], [0.5, 0.34], [0.6, -0.26], [0.27, 0.02], [0.0, -0.38],
+  [-0.27, 0.02], [-0.6, -0.26]];
+const CROWN_BALLS = [[-0.6, -0.33, 0.09], [0.0, -0.46, 0.09], [0.6, -0.33, 0.09]];
+
+function num(value) {
+  const text = value.toFixed(2).replace(/\.?0+$/, "");
+  return text === "-0" ? "0" : text;
+}
+
+function element(name, attributes = {}, text = null) {
+  const node = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+function crownPath(cx, cy) {
+  const point = (x, y) => `${num(cx + x * PIECE_RADIUS)} ${num(cy + y * PIECE_RADIUS)}`;
+  const outline = `M ${CROWN_OUTLINE.map(([x, y]) => point(x, y)).join(" L ")} Z`;
+  const balls = CROWN_BALLS.map(([x, y, r]) => {
+    const radius = num(r * PIECE_RADIUS);
+    return `M ${point(x - r, y)} a ${radius} ${radius} 0 1 0 ${num(2 * r * PIECE_RADIUS)} 0 `
+      + `a ${radius} ${radius} 0 1 0 ${num(-2 * r * PIECE_RADIUS)} 0 Z`;
+  });
+  return [outline, ...balls].join(" ");
+}
+
+/** A piece as svg.py draws it: a group with the disc and, for a king, a crown. */
+export function pieceElement(piece, cx, cy, palette) {
+  const group = element("g", { class: `piece ${piece.color} ${piece.king ? "king" : "man"}` });
+  const [fill, rim] = palette.disc[piece.color];
+  group.append(element("circle", {
+    cx: num(cx), cy: num(cy), r: num(PIECE_RADIUS), fill, stroke: rim, "stroke-width": 1.5,
+  }));
+  if (piece.king) {
+    const [crownFill, outline] = palette.crown[piece.color];
+    group.append(element("path", {
+      class: "crown", d: crownPath(cx, cy), fill: crownFill, stroke: outline, "stroke-width": 1,
+      "stroke-linejoin": "round",
+    }));
+  }
+  return group;
+}
+
+function describePiece(piece) {
+  if (!piece) return "empty";
+  return `${colorName(piece.color)} ${piece.king ? "king" : "man"}`;
+}
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} container where the <svg> goes
+   * @param {object} handlers {activate(square), drop(from, to), canDrag(square)}
+   */
+  constructor(container, handlers) {
+    this.container = container;
+    this.handlers = handlers;
+    this.state = null;
+    this.focusSquare = 22;
+    this.press = null;
+    this.svg = element("svg", { class: "board", role: "group", "aria-label": "Board" });
+    container.replaceChildren(this.svg);
+    this.svg.addEventListener("pointerdown", (event) => this.pointerDown(event));
+    this.svg.addEventListener("pointermove", (event) => this.pointerMove(event));
+    this.svg.addEventListener("pointerup", (event) => this.pointerUp(event));
+    this.svg.addEventListener("pointercancel", () => this.endPress());
+    this.svg.addEventListener("keydown", (event) => this.keyDown(event));
+    this.svg.addEventListener("focusin", (event) => {
+      const square = Number(event.target.dataset?.square);
+      if (square) this.focusSquare = square;
+    });
+  }
+
+  get margin() {
+    return this.state?.coordinates === "algebraic" ? MARGIN : 0;
+  }
+
+  /** Top-left corner of a cell, row 0 being rank 8, as the board is turned. */
+  corner(row, file) {
+    if (this.state.flipped) [row, file] = [7 - row, 7 - file];
+    return [this.margin + file * SQUARE_SIZE, this.margin + row * SQUARE_SIZE];
+  }
+
+  squareCorner(square) {
+    return this.corner(...rowFile(square));
+  }
+
+  centre(square) {
+    const [x, y] = this.squareCorner(square);
+    return [x + SQUARE_SIZE / 2, y + SQUARE_SIZE / 2];
+  }
+
+  /**
+   * Draw a state: {position, flipped, coordinates ("numbers" | "algebraic" | "none"),
+   * style ("tournament" | "book"), lastMove (path), mustCapture, selected, visited,
+   * targets, movable (squares), label (the accessible name)}.
+   */
+  render(state) {
+    const hadFocus = this.svg.contains(document.activeElement);
+    this.state = state;
+    const palette = PALETTES[state.style] ?? PALETTES.tournament;
+    const margin = this.margin;
+    const side = 8 * SQUARE_SIZE + 2 * margin;
+    const svg = this.svg;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
+    svg.setAttribute("aria-label", state.label ?? "Board");
+    svg.classList.toggle("flipped", Boolean(state.flipped));
+    svg.dataset.style = state.style;
+    svg.dataset.coordinates = state.coordinates;
+
+    if (margin) {
+      svg.append(element("rect", { class: "frame", x: 0, y: 0, width: side, height: side, fill: palette.frame }));
+      for (let index = 0; index < 8; index += 1) {
+        const [x, y] = this.corner(index, index);
+        const baseline = 0.35 * 12;
+        svg.append(element("text", {
+          class: "coordinate file", x: num(x + SQUARE_SIZE / 2), y: num(margin + 8 * SQUARE_SIZE + margin / 2 + baseline),
+          "text-anchor": "middle", "font-family": "sans-serif", "font-size": 12, fill: palette.label,
+        }, "abcdefgh"[index]));
+        svg.append(element("text", {
+          class: "coordinate rank", x: num(margin / 2), y: num(y + SQUARE_SIZE / 2 + baseline),
+          "text-anchor": "middle", "font-family": "sans-serif", "font-size": 12, fill: palette.label,
+        }, String(8 - index)));
+      }
+    }
+    svg.append(element("rect", {
+      class: "square unused", x: margin, y: margin, width: 8 * SQUARE_SIZE, height: 8 * SQUARE_SIZE, fill: palette.unused,
+    }));
+
+    const pieces = state.position.pieces;
+    const movable = new Set(state.movable ?? []);
+    // Tabbing into the board lands on a piece that can move.
+    if (!hadFocus && movable.size && !movable.has(this.focusSquare)) this.focusSquare = Math.min(...movable);
+    const targets = new Set(state.targets ?? []);
+    for (const square of SQUARES) {
+      const [x, y] = this.squareCorner(square);
+      const classes = ["square", "playing"];
+      if (movable.has(square)) classes.push("movable");
+      if (targets.has(square)) classes.push("target");
+      svg.append(element("rect", {
+        class: classes.join(" "), "data-square": square, x, y, width: SQUARE_SIZE, height: SQUARE_SIZE,
+        fill: palette.playing, tabindex: square === this.focusSquare ? 0 : -1, role: "button",
+        "aria-label": `square ${square} (${algebraic(square)}), ${describePiece(pieces.get(square))}`
+          + (targets.has(square) ? ", move here" : "") + (square === state.selected ? ", selected" : ""),
+      }));
+    }
+
+    const overlay = element("g", { class: "overlay", "pointer-events": "none" });
+    svg.append(overlay);
+    const mark = (squares, kind, colour) => {
+      for (const square of new Set(squares)) {
+        const [x, y] = this.squareCorner(square);
+        overlay.append(element("rect", {
+          class: kind, "data-square": square, x, y, width: SQUARE_SIZE, height: SQUARE_SIZE, fill: colour,
+          "fill-opacity": 0.6,
+        }));
+      }
+    };
+    mark(state.lastMove ?? [], "last-move", palette.lastMove);
+    const lit = state.selected ? [state.selected, ...(state.visited ?? [])] : [];
+    mark(lit, "highlight", palette.highlight);
+    if (state.coordinates === "numbers") {
+      for (const square of SQUARES) {
+        const [x, y] = this.squareCorner(square);
+        overlay.append(element("text", {
+          class: "coordinate number", x: x + 2, y: y + 9, "font-family": "sans-serif", "font-size": 8,
+          fill: palette.number,
+        }, String(square)));
+      }
+    }
+    for (const square of state.mustCapture ?? []) {
+      const [cx, cy] = this.centre(square);
+      overlay.append(element("circle", {
+        class: "must-capture", "data-square": square, cx: num(cx), cy: num(cy), r: num(0.47 * SQUARE_SIZE),
+        fill: "none", stroke: palette.mustCapture, "stroke-width": 3, "stroke-dasharray": "6 3",
+      }));
+    }
+    for (const square of SQUARES) {
+      const piece = pieces.get(square);
+      if (!piece) continue;
+      const group = pieceElement(piece, ...this.centre(square), palette);
+      group.setAttribute("data-square", square);
+      overlay.append(group);
+    }
+    overlay.append(element("rect", {
+      class: "border", x: margin, y: margin, width: 8 * SQUARE_SIZE, height: 8 * SQUARE_SIZE, fill: "none",
+      stroke: palette.border, "stroke-width": 2,
+    }));
+    if (state.selected && state.visited?.length) {
+      const points = [state.selected, ...state.visited].map((square) => this.centre(square).map(num).join(" "));
+      overlay.append(element("path", {
+        class: "arrow", d: `M ${points.join(" L ")}`, fill: "none", stroke: palette.arrow,
+        "stroke-width": num(0.12 * SQUARE_SIZE), "stroke-linecap": "round", "stroke-linejoin": "round", opacity: 0.8,
+      }));
+    }
+    for (const square of targets) {
+      const [cx, cy] = this.centre(square);
+      overlay.append(element("circle", {
+        class: "target-dot", "data-square": square, cx: num(cx), cy: num(cy), r: num(0.16 * SQUARE_SIZE),
+        fill: palette.arrow, "fill-opacity": 0.8, stroke: "#ffffff", "stroke-width": 1.5,
+      }));
+    }
+    if (hadFocus) this.focus();
+  }
+
+  /** Put the keyboard focus on the board (on the square that had it last). */
+  focus() {
+    this.svg.querySelector(`rect.square[data-square="${this.focusSquare}"]`)?.focus();
+  }
+
+  squareFromPoint(clientX, clientY) {
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix || !this.state) return null;
+    const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+    let file = Math.floor((point.x - this.margin) / SQUARE_SIZE);
+    let row = Math.floor((point.y - this.margin) / SQUARE_SIZE);
+    if (this.state.flipped) [row, file] = [7 - row, 7 - file];
+    return squareAt(row, file);
+  }
+
+  pointerDown(event) {
+    if (event.button !== 0 || !this.state) return;
+    const square = this.squareFromPoint(event.clientX, event.clientY);
+    if (square === null) return;
+    this.press = { square, x: event.clientX, y: event.clientY, ghost: null };
+    if (this.handlers.canDrag(square)) {
+      this.svg.setPointerCapture(event.pointerId);
+      event.preventDefault(); // no text selection or scrolling while a piece is held
+    }
+  }
+
+  pointerMove(event) {
+    const press = this.press;
+    if (!press || !this.handlers.canDrag(press.square)) return;
+    if (!press.ghost) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_THRESHOLD) return;
+      const piece = this.state.position.pieces.get(press.square);
+      if (!piece) return;
+      press.ghost = pieceElement(piece, 0, 0, PALETTES[this.state.style] ?? PALETTES.tournament);
+      press.ghost.classList.add("dragged");
+      press.ghost.setAttribute("pointer-events", "none");
+      this.svg.querySelector(`.piece[data-square="${press.square}"]`)?.setAttribute("opacity", "0.35");
+      this.svg.append(press.ghost);
+    }
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(this.svg.getScreenCTM().inverse());
+    press.ghost.setAttribute("transform", `translate(${num(point.x)} ${num(point.y)})`);
+  }
+
+  pointerUp(event) {
+    const press = this.press;
+    if (!press) return;
+    this.endPress();
+    const square = this.squareFromPoint(event.clientX, event.clientY);
+    if (press.ghost) {
+      if (square !== null && square !== press.square) {
+        this.handlers.drop(press.square, square);
+      } else {
+        this.render(this.state); // put the piece back
+      }
+    } else if (square === press.square) {
+      this.handlers.activate(square);
+    }
+  }
+
+  endPress() {
+    if (this.press?.ghost) this.press.ghost.remove();
+    this.press = null;
+  }
+
+  keyDown(event) {
+    const square = Number(event.target.dataset?.square);
+    if (!square) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.handlers.activate(square);
+      return;
+    }
+    // Arrow keys walk the dark squares as they appear on the screen.
+    const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const step = steps[event.key];
+    if (!step) return;
+    event.preventDefault();
+    let [dRow, dFile] = step;
+    if (this.state.flipped) [dRow, dFile] = [-dRow, -dFile];
+    const [row, file] = rowFile(square);
+    const next = dRow
+      ? squareAt(row + dRow, file - 1) ?? squareAt(row + dRow, file + 1)
+      : squareAt(row, file + 2 * dFile);
+    if (next !== null) {
+      this.focusSquare = next;
+      for (const rect of this.svg.querySelectorAll("rect.square.playing")) {
+        rect.setAttribute("tabindex", Number(rect.dataset.square) === next ? 0 : -1);
+      }
+      this.focus();
+    }
+  }
+}

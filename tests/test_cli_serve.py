@@ -1,0 +1,107 @@
+"""The ``serve`` subcommand through ``main([...])``, with uvicorn's serving loop replaced.
+
+The command binds its socket, builds the app and hands both to uvicorn; the
+tests stand in for ``uvicorn.Server.run`` to see what it was given, and
+``bench/web.py`` runs the real server.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from doublecorner.cli import main
+from doublecorner.cli.serve import INSTALL_HINT
+
+
+class FakeRun:
+    """What the stand-in for ``uvicorn.Server.run`` was given: servers and sockets."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[uvicorn.Server, list[socket.socket]]] = []
+        self.port = self.family = -1
+
+    def record(self, server: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
+        assert sockets is not None
+        self.calls.append((server, sockets))
+        self.port = sockets[0].getsockname()[1]
+        self.family = sockets[0].family
+
+
+@pytest.fixture
+def fake_run(monkeypatch: pytest.MonkeyPatch) -> FakeRun:
+    fake = FakeRun()
+
+    def run(server: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
+        fake.record(server, sockets)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    return fake
+
+
+def test_serve_binds_prints_the_url_and_runs_the_app(
+        fake_run: FakeRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "nested" / "games.sqlite3"
+    status = main(["serve", "--port", "0", "--db", str(db), "--hash", "1"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    ((server, sockets),) = fake_run.calls
+    assert fake_run.family == socket.AF_INET
+    assert sockets[0].proto == socket.IPPROTO_TCP  # else asyncio leaves Nagle on: 40 ms answers
+    assert f"http://127.0.0.1:{fake_run.port}/" in out and str(db) in out
+    assert err == ""
+    assert db.exists()
+    assert server.config.ws_max_size == 64 * 1024
+    assert sockets[0].fileno() == -1  # closed once the server is done
+    with TestClient(server.config.app) as client:  # the very app, over the same file
+        answer = client.post("/api/games", json={"mode": "two-player"})
+        assert answer.status_code == 201
+
+
+def test_a_port_in_use_is_reported(fake_run: FakeRun, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = main(["serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")])
+    assert status == 1
+    assert f"cannot listen on 127.0.0.1 port {port}" in capsys.readouterr().err
+    assert fake_run.calls == []
+
+
+def test_a_database_that_cannot_be_opened_is_reported(fake_run: FakeRun, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["serve", "--port", "0", "--db", str(tmp_path)])  # a folder
+    assert status == 1
+    assert "games database" in capsys.readouterr().err
+    assert fake_run.calls == []
+
+
+@pytest.mark.parametrize("option", [["--port", "70000"], ["--port", "http"],
+                                    ["--engine-threads", "0"], ["--max-seconds", "-1"]])
+def test_bad_options_are_usage_errors(fake_run: FakeRun, option: list[str],
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", *option]) == 2
+    assert option[0] in capsys.readouterr().err
+    assert fake_run.calls == []
+
+
+def test_without_the_web_extra_serve_says_what_to_install(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # makes `import uvicorn` fail
+    assert main(["serve"]) == 1
+    err = capsys.readouterr().err
+    assert INSTALL_HINT in err and "uvicorn" in err
+
+
+def test_serve_is_listed_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--help"]) == 0
+    out = capsys.readouterr().out
+    for option in ("--host", "--port", "--db", "--engine-threads", "--max-seconds"):
+        assert option in out

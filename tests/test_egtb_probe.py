@@ -1,0 +1,118 @@
+"""Probing endgame tables: known results, best moves, the compiled probe and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from doublecorner.board import Board
+from doublecorner.cli import main
+from doublecorner.color import Color
+from doublecorner.egtb import Material, TableError, Tables, Value, ensure_tables, load_tables
+from doublecorner.kernel.egtb_index import egtb_value, unrank_position
+from doublecorner.position import Position
+
+FIRST_POSITION = "W:WK15,20:BK28,12"
+
+
+@pytest.fixture(scope="module")
+def table_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("egtb4")
+    ensure_tables(directory, max_pieces=4)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def tables(table_dir: Path) -> Tables:
+    return load_tables(table_dir, max_pieces=4)
+
+
+@pytest.mark.parametrize(("fen", "value"), [
+    (FIRST_POSITION, Value.WIN),
+    ("B:WK15,20:BK28,12", Value.DRAW),
+    ("B:W22,K5:BK15,K6", Value.WIN),
+    ("B:WK1:BK32", Value.DRAW),
+    ("W:WK1,K2:BK32", Value.WIN),
+    ("B:WK1,K2:BK32", Value.LOSS),
+])
+def test_known_values(tables: Tables, fen: str, value: Value) -> None:
+    assert tables.value(Position.from_fen(fen)) == value
+
+
+def test_the_only_winning_move_is_found(tables: Tables) -> None:
+    position = Position.from_fen("B:W22,K5:BK15,K6")
+    winning = [str(move) for move, after, _ in tables.move_values(position)
+               if after == Value.LOSS]
+    assert winning == ["15-10"]
+    assert [str(move) for move in tables.best_moves(position)] == ["15-10"]
+
+
+def test_best_moves_win_the_first_position_within_the_forty_move_rule(tables: Tables) -> None:
+    # Both sides follow the tables: the loser holds out longest, the winner converts
+    # fastest; the win must come before 80 plies without a man move or capture.
+    board = Board(FIRST_POSITION)
+    plies = 0
+    while board.outcome() is None:
+        board.push(tables.best_moves(board.position())[0])
+        plies += 1
+        assert board.halfmove_clock < 80
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner == Color.WHITE
+    assert plies > 9  # at least the DTC of the start: it had to convert first
+
+
+def test_dtc_falls_by_one_along_best_play(tables: Tables) -> None:
+    position = Position.from_fen("B:W22,K5:BK15,K6")
+    dtc = tables.dtc(position)
+    assert dtc > 1
+    board = Board(position.fen())
+    board.push(tables.best_moves(position)[0])
+    assert tables.dtc(board.position()) == dtc - 1
+
+
+def test_compiled_probe_agrees_with_the_api(tables: Tables) -> None:
+    offsets, packed = tables.arrays()
+    rng = np.random.default_rng(7)
+    material = Material(1, 1, 0, 2)
+    for index in rng.integers(0, material.size, 300).tolist():
+        black, white, kings = unrank_position(index, *material)
+        for turn in (0, 1):
+            expected = int(tables.value(Position(black, white, kings, turn)))
+            assert egtb_value(black, white, kings, turn, offsets, packed) == expected
+
+
+def test_positions_beyond_the_tables_raise(tables: Tables) -> None:
+    position = Position.from_fen("B:W21,22,23:BK1,K2")
+    assert not tables.covers(position)
+    assert egtb_value(position.black, position.white, position.kings, 0,
+                      *tables.arrays()) == -2
+    with pytest.raises(TableError, match="no table"):
+        tables.value(position)
+
+
+def test_cli_probe_prints_value_and_best_moves(table_dir: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egtb", "probe", "B:W22,K5:BK15,K6", "--dir", str(table_dir)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("win for Black to move")
+    assert out.splitlines()[1] == "best: 15-10"
+    assert main(["egtb", "probe", FIRST_POSITION, "--dir", str(table_dir), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "fen": "W:WK15,20:B12,K28", "value": "win", "dtc": 9, "best_moves": ["15-19"]}
+
+
+def test_cli_probe_without_tables_fails_cleanly(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egtb", "probe", "B:W21,22,23:BK1,K2", "--dir", str(tmp_path)]) == 1
+    assert "egtb build --pieces 5" in capsys.readouterr().err
+
+
+def test_cli_build_and_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egtb", "build", "--pieces", "2", "--dir", str(tmp_path)]) == 0
+    assert "4 slices built" in capsys.readouterr().out
+    assert main(["egtb", "verify", "--pieces", "2", "--dir", str(tmp_path)]) == 0
+    assert "3,488 positions consistent" in capsys.readouterr().out
+    assert main(["egtb", "build", "--pieces", "9"]) == 2

@@ -1,0 +1,548 @@
+"""The page of ``doublecorner serve`` in a real browser (Playwright driving Debian's chromium).
+
+The real app (``doublecorner.web.app.create_app``) runs under uvicorn in a
+subprocess, on a free loopback port, over a temporary SQLite file. Each test
+opens a fresh browser context, so it starts with no remembered game, and
+waits on the page's own states (Playwright's auto-waiting locators), never on
+the clock.
+
+The module skips when playwright or ``/usr/bin/chromium`` is missing, unless
+``DOUBLECORNER_REQUIRE_BROWSER`` is set (CI sets it), where it fails instead.
+Browsers are never downloaded: the tests use the system's chromium.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import re
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("DOUBLECORNER_CHROMIUM", "/usr/bin/chromium"))
+REQUIRED = bool(os.environ.get("DOUBLECORNER_REQUIRE_BROWSER"))
+STARTUP_SECONDS = 300  # the first start may compile the engine's kernel
+
+
+def _unavailable() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[test]')"
+    try:
+        import uvicorn  # noqa: F401
+
+        import doublecorner.web.app  # noqa: F401
+    except ImportError as error:
+        return f"the web app cannot be imported ({error}); install the test extra"
+    if not CHROMIUM.is_file():
+        return f"no chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+_REASON = _unavailable()
+if _REASON is not None:
+    if REQUIRED:
+        pytest.fail(f"browser tests required but {_REASON}", pytrace=False)
+    pytest.skip(_REASON, allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+SERVE = """
+import sys
+import uvicorn
+from doublecorner.web.app import create_app
+uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]))
+"""
+
+# Waits end on the page's state; the limit only bounds a failure on a busy machine.
+expect.set_options(timeout=20_000)
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of the real app serving a fresh database."""
+    database = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE, str(database), str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str | None] = queue.Queue()
+    log: list[str] = []
+
+    def read_log() -> None:  # drains the pipe for the server's whole life
+        assert process.stderr is not None
+        for line in process.stderr:
+            log.append(line)
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read_log, daemon=True).start()
+    try:
+        while True:
+            try:
+                line = lines.get(timeout=STARTUP_SECONDS)
+            except queue.Empty:
+                pytest.fail(f"the server did not start in {STARTUP_SECONDS} s:\n{''.join(log)}")
+            if line is None:
+                pytest.fail(f"the server stopped at start:\n{''.join(log)}")
+            if "Uvicorn running on" in line:
+                break
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM))
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A page in a fresh context (no remembered game); fails the test on a script error."""
+    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert errors == [], f"errors in the page's scripts: {errors}"
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def square(page: Page, number: int):
+    return page.locator(f'rect.square.playing[data-square="{number}"]')
+
+
+def move_list(page: Page):
+    return page.locator('[data-testid="move-list"] button.move')
+
+
+def pieces(page: Page) -> list[str]:
+    """Every piece as ``"piece black man@11"``, in drawing order."""
+    return page.eval_on_selector_all(
+        "#board g.piece",
+        "found => found.map(p => p.getAttribute('class') + '@' + p.dataset.square)")
+
+
+def idle(page: Page) -> None:
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")
+
+
+def new_game(page: Page, server: str, mode: str, *, fen: str | None = None,
+             level: int | None = None, human: str = "black") -> None:
+    """Open the page and start a game through the New game dialog."""
+    page.goto(server)
+    dialog = page.get_by_test_id("new-game-dialog")
+    expect(dialog).to_be_visible()  # a first visit asks what to play
+    page.get_by_test_id(f"mode-{mode}").check()
+    if mode == "engine":
+        page.get_by_test_id("human-color").select_option(human)
+        page.get_by_test_id("level").select_option(str(level or 1))
+    if fen is not None:
+        page.get_by_test_id("start-fen").fill(fen)
+    page.get_by_test_id("start-game").click()
+    expect(dialog).to_be_hidden()
+    idle(page)
+    expect(page).to_have_url(re.compile(r"#game="))
+
+
+def play(page: Page, *squares: int) -> None:
+    """Click the squares, then wait for the server's answer to the move they make.
+
+    The page shows a move at once, before the server has answered; until then
+    (``data-busy``) the board takes no other move.
+    """
+    for number in squares:
+        square(page, number).click()
+    idle(page)
+
+
+def play_line(page: Page, *moves: str) -> None:
+    """Play each move by clicking every square of its path; each must join the move list."""
+    made = move_list(page).count()
+    for number, move in enumerate(moves, start=made + 1):
+        play(page, *(int(part) for part in re.split(r"[-x]", move)))
+        expect(move_list(page)).to_have_count(number)
+
+
+# -- tests ---------------------------------------------------------------------
+
+
+def test_play_against_the_engine_at_level_1(page: Page, server: str) -> None:
+    new_game(page, server, "engine", level=1, human="black")
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text("Black to move — your move")
+    # Black plays from the bottom: square 11 is drawn below square 22.
+    assert square(page, 11).bounding_box()["y"] > square(page, 22).bounding_box()["y"]
+
+    square(page, 11).click()
+    expect(page.locator('.target-dot[data-square="15"]')).to_be_visible()
+    square(page, 15).click()
+
+    expect(move_list(page)).to_have_count(2)  # ours and the engine's answer
+    expect(move_list(page).first).to_have_text("11-15")
+    reply = move_list(page).nth(1).inner_text()
+    assert re.fullmatch(r"2[1-4]-1[7-9]|2[1-4]-20", reply), reply  # a White man steps forward
+    target = int(reply.split("-")[1])
+    expect(page.get_by_test_id("message")).to_contain_text(f"The engine played {reply}")
+    expect(page.locator('#board g.piece.black[data-square="15"]')).to_have_count(1)
+    expect(page.locator('#board g.piece[data-square="11"]')).to_have_count(0)
+    expect(page.locator(f'#board g.piece.white[data-square="{target}"]')).to_have_count(1)
+    expect(page.locator(f'#board rect.last-move[data-square="{target}"]')).to_have_count(1)
+    expect(status).to_contain_text("Black to move — your move")
+
+    page.get_by_test_id("takeback").click()  # back to the human's turn: both moves go
+    expect(move_list(page)).to_have_count(0)
+    expect(page.locator('#board g.piece.black[data-square="11"]')).to_have_count(1)
+
+
+def test_an_illegal_click_changes_nothing(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    before = pieces(page)
+    posted: list[str] = []
+    page.on("request", lambda request: posted.append(request.url)
+            if request.method == "POST" else None)
+
+    square(page, 18).click()  # an empty square, nothing selected
+    square(page, 22).click()  # a White man while Black is to move
+    expect(page.locator("#board rect.highlight")).to_have_count(0)
+    square(page, 11).click()
+    expect(page.locator("#board rect.highlight")).to_have_count(1)
+    square(page, 19).click()  # not a square the man on 11 can reach
+    expect(page.locator("#board rect.highlight")).to_have_count(0)
+
+    assert pieces(page) == before
+    expect(move_list(page)).to_have_count(0)
+    assert posted == []
+    # The page still plays: the next legal move is the only move made.
+    play(page, 11, 15)
+    expect(move_list(page)).to_have_text(["11-15"])
+
+
+def test_a_compulsory_capture_is_marked(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    play_line(page, "11-15", "22-18")
+
+    expect(page.locator("#board .must-capture")).to_have_count(1)
+    expect(page.locator('#board .must-capture[data-square="15"]')).to_have_count(1)
+    expect(page.get_by_test_id("status")).to_contain_text("capture is compulsory")
+    square(page, 9).click()  # 9-13 would be a move, but a capture is compulsory
+    expect(page.locator("#board rect.highlight")).to_have_count(0)
+    square(page, 15).click()
+    expect(page.locator("#board .target-dot")).to_have_count(1)
+    expect(page.locator('#board .target-dot[data-square="22"]')).to_have_count(1)
+    square(page, 22).click()
+    expect(move_list(page)).to_have_text(["11-15", "22-18", "15x22"])
+    expect(page.locator('#board g.piece[data-square="18"]')).to_have_count(0)
+
+
+def test_a_multi_jump_entered_square_by_square(page: Page, server: str) -> None:
+    # Black's man on 14 jumps 18, then 26 or 27: 14x23x30 or 14x23x32.
+    new_game(page, server, "two-player", fen="B:W18,26,27:B10,14")
+    square(page, 14).click()
+    expect(page.locator("#board .target-dot")).to_have_count(1)
+    expect(page.locator('#board .target-dot[data-square="23"]')).to_have_count(1)
+    square(page, 23).click()
+    # Half a move: nothing played yet, the path so far marked, both ends offered.
+    expect(page.locator('#board rect.highlight[data-square="23"]')).to_have_count(1)
+    expect(page.locator("#board .target-dot")).to_have_count(2)
+    expect(page.locator('#board g.piece[data-square="14"]')).to_have_count(1)
+    expect(move_list(page)).to_have_count(0)
+    square(page, 32).click()
+    expect(move_list(page)).to_have_text(["14x23x32"])
+    expect(page.locator('#board g.piece.black.king[data-square="32"]')).to_have_count(1)
+    expect(page.locator('#board g.piece.white')).to_have_count(1)  # 26 is left
+
+
+def test_a_multi_jump_in_one_click_on_its_end_square(page: Page, server: str) -> None:
+    new_game(page, server, "two-player", fen="B:W18,26,27:B10,14")
+    play(page, 14, 30)
+    expect(move_list(page)).to_have_text(["14x23x30"])
+
+
+def test_an_end_square_two_captures_share_asks_for_the_route(page: Page, server: str) -> None:
+    # 7x14x23 and 7x16x23 both end on 23: one click there cannot tell them apart.
+    new_game(page, server, "two-player", fen="B:W10,11,18,19,24:B7")
+    play(page, 7, 23)
+    expect(page.get_by_test_id("message")).to_contain_text("Several captures end there")
+    expect(move_list(page)).to_have_count(0)
+    expect(page.locator('#board rect.highlight[data-square="7"]')).to_have_count(1)
+    play(page, 16, 23)
+    expect(move_list(page)).to_have_text(["7x16x23"])
+    expect(page.locator('#board g.piece.white[data-square="10"]')).to_have_count(1)
+    expect(page.locator('#board g.piece[data-square="11"]')).to_have_count(0)
+
+
+def test_a_move_by_dragging(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    start, end = square(page, 11).bounding_box(), square(page, 15).bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+    idle(page)
+    expect(move_list(page)).to_have_text(["11-15"])
+    expect(page.locator('#board g.piece.black[data-square="15"]')).to_have_count(1)
+
+
+def test_a_move_with_the_keyboard(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    square(page, 11).focus()
+    page.keyboard.press("Enter")
+    expect(page.locator('#board rect.highlight[data-square="11"]')).to_have_count(1)
+    page.keyboard.press("ArrowDown")  # White is at the bottom: down from f6 is e5, square 15
+    expect(square(page, 15)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(move_list(page)).to_have_text(["11-15"])
+    page.get_by_test_id("move-input").fill("23-19")
+    page.get_by_test_id("move-input").press("Enter")
+    expect(move_list(page)).to_have_text(["11-15", "23-19"])
+
+
+def test_game_over_is_announced_with_its_reason(page: Page, server: str) -> None:
+    new_game(page, server, "two-player", fen="B:W18:B14")
+    play(page, 14, 23)
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text("Black wins (1-0)")
+    expect(status).to_contain_text("White has no legal moves")
+    expect(page.get_by_test_id("result")).to_have_text("1-0")
+
+
+def test_two_players_agree_a_draw(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    play_line(page, "11-15")
+    page.get_by_test_id("offer-draw").click()  # White, to move, offers
+    expect(page.get_by_test_id("status")).to_contain_text("White offers a draw")
+    accept = page.get_by_test_id("accept-draw")
+    expect(accept).to_have_text("Black accepts the draw")
+    accept.click()
+    expect(page.get_by_test_id("status")).to_contain_text("Draw agreed")
+    expect(page.get_by_test_id("result")).to_have_text("1/2-1/2")
+    expect(page.get_by_test_id("resign")).to_be_disabled()
+
+
+def test_the_game_is_still_there_after_a_reload(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    play_line(page, "11-15", "23-19")
+    url, before = page.url, pieces(page)
+
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.get_by_test_id("new-game-dialog")).to_be_hidden()
+    expect(move_list(page)).to_have_text(["11-15", "23-19"])
+    assert page.url == url
+    assert pieces(page) == before
+    game_id = url.split("#game=")[1]
+    saved = page.locator(f'[data-testid="game-list"] li[data-id="{game_id}"]')
+    expect(saved).to_contain_text("2 moves")
+    # Back and forward through the moves.
+    page.get_by_test_id("nav-first").click()
+    expect(page.locator('#board g.piece.black[data-square="11"]')).to_have_count(1)
+    expect(page.locator('#board g.piece[data-square="15"]')).to_have_count(0)
+    page.get_by_test_id("nav-next").click()
+    expect(page.locator('#board g.piece.black[data-square="15"]')).to_have_count(1)
+    expect(page.locator('#board g.piece.white[data-square="23"]')).to_have_count(1)
+    page.get_by_test_id("nav-last").click()
+    expect(page.locator('#board g.piece.white[data-square="19"]')).to_have_count(1)
+    expect(page.locator('#board g.piece[data-square="23"]')).to_have_count(0)
+
+
+def test_a_saved_game_opens_again(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    play_line(page, "9-13")
+    first = page.url.split("#game=")[1]
+    page.get_by_test_id("new-game").click()
+    page.get_by_test_id("mode-two-player").check()
+    page.get_by_test_id("start-game").click()
+    expect(page).not_to_have_url(re.compile(re.escape(first)))
+    expect(move_list(page)).to_have_count(0)
+    saved = page.locator(f'[data-testid="game-list"] li[data-id="{first}"]')
+    saved.get_by_test_id("open-game").click()
+    expect(move_list(page)).to_have_text(["9-13"])
+    expect(page).to_have_url(re.compile(re.escape(first)))
+
+
+def test_export_pdn_downloads_the_moves(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    play_line(page, "11-15", "23-19")
+    with page.expect_download() as download_info:
+        page.get_by_test_id("export-pdn").click()
+    download = download_info.value
+    assert download.suggested_filename.endswith(".pdn")
+    text = Path(download.path()).read_text(encoding="utf-8")
+    assert re.search(r"1\.\s*11-15\s+23-19", text), text
+
+
+def test_import_pdn_opens_the_game(page: Page, server: str) -> None:
+    page.goto(server)
+    page.get_by_test_id("cancel-new-game").click()
+    page.locator('[data-testid="import-panel"] summary').click()
+    page.get_by_test_id("pdn-text").fill(
+        '[Black "Ann"]\n[White "Bob"]\n[Result "*"]\n\n1. 9-14 22-17 2. 11-15 *\n')
+    page.get_by_test_id("import-pdn").click()
+    expect(move_list(page)).to_have_text(["9-14", "22-17", "11-15"])
+    expect(page.get_by_test_id("player-top")).to_contain_text("Ann")
+    expect(page.locator('[data-testid="game-list"]')).to_contain_text("Ann \N{EN DASH} Bob")
+
+
+def test_a_position_set_up_on_the_board(page: Page, server: str) -> None:
+    page.goto(server)
+    page.get_by_test_id("cancel-new-game").click()
+    page.get_by_test_id("open-setup").click()
+    page.get_by_test_id("setup-clear").click()
+    expect(page.locator("#board g.piece")).to_have_count(0)
+    page.get_by_test_id("setup-white-king").check()
+    square(page, 15).click()
+    page.get_by_test_id("setup-black-man").check()
+    play(page, 10, 11, 11)  # a second click on the same piece takes it off
+    page.get_by_test_id("setup-turn").select_option("white")
+    expect(page.get_by_test_id("setup-fen")).to_have_value("W:WK15:B10")
+    page.get_by_test_id("setup-analyse").click()
+    expect(page.get_by_test_id("setup-panel")).to_be_hidden()
+    expect(page.get_by_test_id("status")).to_contain_text("White to move")
+    expect(page.locator("#board .must-capture")).to_have_count(1)  # K15 must take 10
+    play(page, 15, 6)
+    expect(move_list(page)).to_have_text(["15x6"])
+    expect(page.get_by_test_id("status")).to_contain_text("White wins")
+
+
+def test_analysis_streams_lines_until_stopped(page: Page, server: str) -> None:
+    new_game(page, server, "analysis")
+    toggle = page.get_by_test_id("analysis-toggle")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    # From the start the search runs until stopped (or the server's time cap).
+    expect(page.locator('[data-testid="analysis-lines"] li').first).to_contain_text(
+        re.compile(r"1\. \d+-\d+"))
+    expect(page.get_by_test_id("score-text")).to_contain_text("Black: ")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(toggle).to_have_text("Start analysis")
+
+
+READ_DRAWING = """svg => {
+  const numbers = (text) => (text.match(/-?[0-9.]+/g) ?? []).map(Number);
+  const squares = {}, pieces = {};
+  for (const rect of svg.querySelectorAll("rect.square.playing")) {
+    squares[rect.dataset.square] = [Number(rect.getAttribute("x")), Number(rect.getAttribute("y")),
+                                    rect.getAttribute("fill")];
+  }
+  for (const group of svg.querySelectorAll("g.piece")) {
+    const disc = group.querySelector("circle"), crown = group.querySelector("path.crown");
+    pieces[group.dataset.square] = {
+      kind: group.getAttribute("class"),
+      disc: ["cx", "cy", "r"].map((name) => Number(disc.getAttribute(name))),
+      colours: [disc.getAttribute("fill"), disc.getAttribute("stroke"),
+                crown?.getAttribute("fill") ?? null, crown?.getAttribute("stroke") ?? null],
+      crown: crown ? numbers(crown.getAttribute("d")) : null,
+    };
+  }
+  return {squares, pieces, unused: svg.querySelector("rect.square.unused").getAttribute("fill")};
+}"""
+
+
+def _server_drawing(fen: str, style: str) -> dict[str, object]:
+    """What :func:`doublecorner.svg.board` draws, in the shape READ_DRAWING reads the page."""
+    from xml.etree import ElementTree
+
+    from doublecorner import Position, svg
+
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    root = ElementTree.fromstring(svg.board(Position.from_fen(fen), size=None,
+                                            style=svg.Style(style)))
+    squares = {rect.get("data-square"): [float(rect.get("x")), float(rect.get("y")),
+                                         rect.get("fill")]
+               for rect in root.iterfind("svg:rect[@class='square playing']", ns)}
+    pieces = {}
+    for group in root.iterfind("svg:g", ns):
+        if not group.get("class", "").startswith("piece"):
+            continue
+        disc, crown = group.find("svg:circle", ns), group.find("svg:path", ns)
+        pieces[group.get("data-square")] = {
+            "kind": group.get("class"),
+            "disc": [float(disc.get(name)) for name in ("cx", "cy", "r")],
+            "colours": [disc.get("fill"), disc.get("stroke"),
+                        None if crown is None else crown.get("fill"),
+                        None if crown is None else crown.get("stroke")],
+            "crown": None if crown is None else [
+                float(value) for value in re.findall(r"-?[0-9.]+", crown.get("d"))],
+        }
+    unused = root.find("svg:rect[@class='square unused']", ns)
+    return {"squares": squares, "pieces": pieces, "unused": unused.get("fill")}
+
+
+@pytest.mark.parametrize("style", ["tournament", "book"])
+def test_the_board_is_drawn_as_the_server_draws_it(page: Page, server: str, style: str) -> None:
+    fen = "W:WK15,20:BK28,12"
+    new_game(page, server, "two-player", fen=fen)
+    page.locator('[data-testid="settings"] summary').click()
+    page.get_by_test_id("board-style").select_option(style)
+    expect(page.locator("#board svg")).to_have_attribute("data-style", style)
+    drawn = page.locator("#board svg").evaluate(READ_DRAWING)
+    expected = _server_drawing(fen, style)
+    assert drawn["unused"] == expected["unused"]
+    assert drawn["squares"] == expected["squares"]
+    assert drawn["pieces"].keys() == expected["pieces"].keys()
+    for number, piece in expected["pieces"].items():
+        mine = drawn["pieces"][number]
+        assert (mine["kind"], mine["colours"]) == (piece["kind"], piece["colours"]), number
+        # Both round to two decimals; a tie may round either way.
+        assert mine["disc"] == pytest.approx(piece["disc"], abs=0.011), number
+        if piece["crown"] is None:
+            assert mine["crown"] is None, number
+        else:
+            assert mine["crown"] == pytest.approx(piece["crown"], abs=0.011), number
+
+
+@pytest.mark.parametrize(("name", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_screenshot(browser: Browser, server: str, name: str, viewport: dict[str, int],
+                    tmp_path_factory: pytest.TempPathFactory,
+                    capsys: pytest.CaptureFixture[str]) -> None:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    try:
+        new_game(page, server, "two-player")
+        play_line(page, "11-15", "22-18")
+        expect(page.locator("#board .must-capture")).to_have_count(1)
+        square(page, 15).click()
+        expect(page.locator("#board .target-dot")).to_have_count(1)
+        # Usable at this width: nothing wider than the screen, the whole board in view.
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        board = page.get_by_test_id("board").bounding_box()
+        assert board["x"] >= 0 and board["x"] + board["width"] <= viewport["width"]
+        path = tmp_path_factory.mktemp("screenshots") / f"doublecorner-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 0
+        with capsys.disabled():
+            print(f"\nscreenshot: {path}")
+    finally:
+        with contextlib.suppress(Exception):
+            context.close()
