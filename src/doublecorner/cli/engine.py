@@ -18,6 +18,8 @@ from doublecorner.fen import STARTING_FEN
 DEFAULT_SECONDS = 5.0
 DEFAULT_GAME_SECONDS = 0.5  # per position when a whole PDN file is analysed
 DEFAULT_HASH_MB = 64
+TABLES_BUILT_ON_DEMAND = 4  # built in seconds if missing
+TABLES_LOADED = 5  # loaded where 'egtb build' made them (missing slices are not probed)
 
 
 def add_parsers(commands: Any) -> None:
@@ -62,6 +64,22 @@ def _add_search_options(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--nodes", type=positive_int, metavar="N", help="nodes to search")
     parser.add_argument("--hash", type=positive_int, default=DEFAULT_HASH_MB, metavar="MB",
                         help=f"transposition table size (default: {DEFAULT_HASH_MB})")
+    parser.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
+                        help="probe the endgame tables in DIR (default: the folder "
+                             "'doublecorner egtb build' fills); up to 4 pieces they are built "
+                             "first if missing (about 20 s)")
+
+
+def engine_from_arguments(arguments: argparse.Namespace) -> Engine:
+    """An engine with the arguments' hash size and, with ``--egtb``, the endgame tables."""
+    if arguments.egtb is None:
+        return Engine(hash_mb=arguments.hash)
+    from doublecorner.egtb import default_directory, ensure_tables, load_tables
+
+    directory = Path(arguments.egtb) if arguments.egtb else default_directory()
+    ensure_tables(directory, max_pieces=TABLES_BUILT_ON_DEMAND)
+    return Engine(hash_mb=arguments.hash,
+                  tables=load_tables(directory, max_pieces=TABLES_LOADED))
 
 
 def board_from_arguments(fen: str, moves: str) -> Board:
@@ -123,8 +141,9 @@ def run_search(engine: Engine, board: Board, limit: Limit,
 def format_info(result: SearchResult) -> str:
     """One line of ``analyse`` output."""
     pv = " ".join(str(move) for move in result.pv)
+    hits = f" tbhits {result.table_hits}" if result.table_hits else ""
     return (f"depth {result.depth} seldepth {result.seldepth} score {result.score} "
-            f"nodes {result.nodes} nps {result.nps} time {result.seconds:.3f} pv {pv}")
+            f"nodes {result.nodes} nps {result.nps} time {result.seconds:.3f}{hits} pv {pv}")
 
 
 def info_json(result: SearchResult) -> dict[str, Any]:
@@ -136,6 +155,7 @@ def info_json(result: SearchResult) -> dict[str, Any]:
         "nps": result.nps,
         "time": round(result.seconds, 4),
         "pv": [str(move) for move in result.pv],
+        "tbhits": result.table_hits,
     }
 
 
@@ -147,7 +167,7 @@ def _analyse(arguments: argparse.Namespace) -> int:
     if arguments.output or arguments.plot:
         raise UsageError("--output and --plot need a PDN file to analyse, not a FEN")
     board = board_from_arguments(arguments.fen, arguments.moves)
-    engine = Engine(hash_mb=arguments.hash)
+    engine = engine_from_arguments(arguments)
     if arguments.json:
         def on_info(result: SearchResult) -> None:
             print(json.dumps(info_json(result)), flush=True)
@@ -171,7 +191,7 @@ def is_pdn_file(argument: str) -> bool:
 
 def _bestmove(arguments: argparse.Namespace) -> int:
     board = board_from_arguments(arguments.fen, arguments.moves)
-    result = run_search(Engine(hash_mb=arguments.hash), board, limit_from_arguments(arguments))
+    result = run_search(engine_from_arguments(arguments), board, limit_from_arguments(arguments))
     if result.move is None:
         return _no_move(board)
     print(result.move)

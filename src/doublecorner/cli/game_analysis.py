@@ -10,7 +10,11 @@ from typing import TextIO
 
 from doublecorner.analysis import analyse_game, annotate, evaluation_plot, summary
 from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError
-from doublecorner.cli.engine import DEFAULT_GAME_SECONDS, limit_from_arguments
+from doublecorner.cli.engine import (
+    DEFAULT_GAME_SECONDS,
+    engine_from_arguments,
+    limit_from_arguments,
+)
 from doublecorner.engine import Engine, Limit
 from doublecorner.errors import DraughtsError
 from doublecorner.pdn import Game, iter_games
@@ -30,7 +34,7 @@ def analyse_pdn_file(arguments: argparse.Namespace) -> int:
     if not path.is_file():
         raise UsageError(f"no such PDN file: {str(path)!r}")
     limit = limit_from_arguments(arguments, default_seconds=DEFAULT_GAME_SECONDS)
-    engine = Engine(hash_mb=arguments.hash)
+    engine = engine_from_arguments(arguments)
     output: TextIO = (arguments.output.open("w", encoding="utf-8") if arguments.output
                       else sys.stdout)
     failures = count = 0

@@ -18,17 +18,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from doublecorner.egtb.probe import Tables, Value
 from doublecorner.engine.limit import MAX_DEPTH, Limit
 from doublecorner.engine.score import Score
 from doublecorner.engine.timeman import budget
 from doublecorner.engine.tt import TranspositionTable
 from doublecorner.engine.weights import Weights
-from doublecorner.errors import EngineError
+from doublecorner.errors import EngineError, TableError
 from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluate
 from doublecorner.kernel.hashing import zobrist_key
 from doublecorner.kernel.movegen import generate_moves
 from doublecorner.kernel.ordering import HISTORY_SIZE
-from doublecorner.kernel.scores import INFINITE, MATE, MATE_BOUND, MAX_PLY
+from doublecorner.kernel.scores import (
+    FORTY_MOVE_PLIES,
+    INFINITE,
+    MATE,
+    MAX_PLY,
+    TABLE_BOUND,
+    TABLE_WIN,
+)
 from doublecorner.kernel.search import (
     C_ABORTED,
     C_GENERATION,
@@ -38,6 +46,8 @@ from doublecorner.kernel.search import (
     C_ROOT_BEST_SCORE,
     C_SELDEPTH,
     C_STOP,
+    C_TABLE_HITS,
+    C_TABLE_PIECES,
     CONTROL_FIELDS,
     F_ALPHA,
     F_BETA,
@@ -78,6 +88,8 @@ class SearchResult:
     nodes: int
     seconds: float
     pv: tuple[Move, ...]
+    table_hits: int = 0
+    """Positions scored from the endgame tables (the root included, if it was)."""
 
     @property
     def nps(self) -> int:
@@ -97,8 +109,12 @@ class Engine:
     ('18x9', 'win in 1')
     """
 
-    def __init__(self, *, hash_mb: int = 64, weights: Weights | None = None) -> None:
+    def __init__(self, *, hash_mb: int = 64, weights: Weights | None = None,
+                 tables: Tables | None = None) -> None:
         self.weights = weights or Weights.default()
+        self.tables = tables
+        self._table_arrays = tables.arrays() if tables is not None else (
+            np.full(1, -1, np.int64), np.zeros(1, np.uint8))
         self._weights = self.weights.as_array()
         self._table = TranspositionTable(hash_mb)
         self._frames = np.zeros((MAX_PLY + 1, FRAME_FIELDS), np.int64)
@@ -169,6 +185,11 @@ class Engine:
         if len(root_moves) == 0:
             return SearchResult(None, Score(-MATE), 0, 0, 0, 0.0, ())
         legal_keys = {int(key) for key in root_moves[:, 3]}
+        from_tables = self._table_answer(position, halfmove_clock, started)
+        if from_tables is not None:
+            if on_info is not None:
+                on_info(from_tables)
+            return from_tables
         game_keys = np.array([zobrist_key(p.black, p.white, p.kings, int(p.turn)) for p in history],
                              dtype=np.int64)
         root_key = zobrist_key(black, white, kings, turn)
@@ -177,6 +198,7 @@ class Engine:
         control.fill(0)
         control[C_NODE_LIMIT] = limit.nodes or NO_NODE_LIMIT
         control[C_GENERATION] = self._table.next_generation()
+        control[C_TABLE_PIECES] = self.tables.max_pieces if self.tables is not None else 0
         self._stop_requested.clear()
         self._killers.fill(0)
         self._history >>= 1
@@ -226,7 +248,7 @@ class Engine:
                  clock: int, game_keys: np.ndarray, depth: int, last_value: int) -> int:
         """One iteration at ``depth``, widening the aspiration window until the score fits."""
         window = ASPIRATION_WINDOW
-        if depth >= ASPIRATION_FROM_DEPTH and abs(last_value) < MATE_BOUND:
+        if depth >= ASPIRATION_FROM_DEPTH and abs(last_value) < TABLE_BOUND:
             alpha, beta = last_value - window, last_value + window
         else:
             alpha, beta = -INFINITE, INFINITE
@@ -245,7 +267,7 @@ class Engine:
             value = int(search_window(frames, self._moves, self._order, game_keys,
                                       self._table.table, self._killers, self._history, self._pv,
                                       self._pv_length, self._weights, self._scratch,
-                                      self._control))
+                                      self._control, *self._table_arrays))
             if self._control[C_ABORTED]:
                 return value
             if value <= alpha and alpha > -INFINITE:
@@ -261,7 +283,7 @@ class Engine:
                    for key in self._pv[0, :self._pv_length[0]])
         return SearchResult(pv[0] if pv else None, score, depth,
                             int(self._control[C_SELDEPTH]), int(self._control[C_NODES]),
-                            time.monotonic() - started, pv)
+                            time.monotonic() - started, pv, int(self._control[C_TABLE_HITS]))
 
     def _partial(self, best: SearchResult | None, legal_keys: set[int],
                  started: float) -> SearchResult | None:
@@ -276,6 +298,29 @@ class Engine:
             return None
         return SearchResult(best.move, best.score, best.depth, int(self._control[C_SELDEPTH]),
                             int(self._control[C_NODES]), time.monotonic() - started, best.pv)
+
+    def _table_answer(self, position: Position, halfmove_clock: int,
+                      started: float) -> SearchResult | None:
+        """The tables' move at the root, where they hold the position and can be trusted.
+
+        A won position is answered from the tables only if its distance to
+        conversion fits in what the 40-move count leaves; otherwise it is searched.
+        """
+        tables = self.tables
+        pieces = (position.black | position.white).bit_count()
+        if tables is None or pieces > tables.max_pieces or not tables.covers(position):
+            return None
+        try:
+            probe = tables.probe(position)
+        except TableError:  # a child's slice is missing
+            return None
+        if probe.value == Value.WIN and halfmove_clock + probe.dtc >= FORTY_MOVE_PLIES:
+            return None
+        if not probe.best_moves:
+            return None
+        score = Score({Value.WIN: TABLE_WIN, Value.LOSS: -TABLE_WIN, Value.DRAW: 0}[probe.value])
+        move = probe.best_moves[0]
+        return SearchResult(move, score, 0, 0, 0, time.monotonic() - started, (move,), 1)
 
     def _watch(self, started: float, hard: float | None, stop: threading.Event | None,
                finished: threading.Event) -> None:

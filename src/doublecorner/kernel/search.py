@@ -23,14 +23,15 @@ from __future__ import annotations
 import numpy as np
 
 from doublecorner._jit import kernel_inline, kernel_no_alloc
-from doublecorner.kernel.bitops import bit_index
+from doublecorner.kernel.bitops import bit_index, popcount
 from doublecorner.kernel.bits import FULL
+from doublecorner.kernel.egtb_index import egtb_value
 from doublecorner.kernel.encoding import JUMP_COUNT_SHIFT
 from doublecorner.kernel.evaluate import evaluate
 from doublecorner.kernel.hashing import WHITE_TO_MOVE, ZOBRIST_PIECES
 from doublecorner.kernel.movegen import _count_moves_for, _generate_at, has_captures
 from doublecorner.kernel.ordering import is_late_quiet, pick_next, record_cutoff, score_moves
-from doublecorner.kernel.scores import FORTY_MOVE_PLIES, INFINITE, MATE, MAX_PLY
+from doublecorner.kernel.scores import FORTY_MOVE_PLIES, INFINITE, MATE, MAX_PLY, TABLE_WIN
 from doublecorner.kernel.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -54,8 +55,8 @@ FRAME_FIELDS = 18
 
 # Fields of the control array, shared with the driver.
 (C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_ABORTED, C_GENERATION, C_ROOT_BEST_KEY,
- C_ROOT_BEST_SCORE, C_OVERFLOWS) = range(9)
-CONTROL_FIELDS = 9
+ C_ROOT_BEST_SCORE, C_OVERFLOWS, C_TABLE_PIECES, C_TABLE_HITS) = range(11)
+CONTROL_FIELDS = 11
 
 
 # How a child is being searched: the first move, a zero window, a reduced zero window.
@@ -149,7 +150,8 @@ def _can_move(black: int, white: int, kings: int, turn: int) -> bool:
 def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                   game_keys: np.ndarray, tt: np.ndarray, killers: np.ndarray,
                   history: np.ndarray, pv: np.ndarray, pv_length: np.ndarray,
-                  weights: np.ndarray, scratch: np.ndarray, control: np.ndarray) -> int:
+                  weights: np.ndarray, scratch: np.ndarray, control: np.ndarray,
+                  table_offsets: np.ndarray, table_packed: np.ndarray) -> int:
     """Search the root in ``frames[0]`` to ``frames[0, F_DEPTH]`` within its window.
 
     The root frame holds the position, its Zobrist key, 40-move clock, alpha,
@@ -159,11 +161,18 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
     variation as move keys. If the stop flag is raised or the node limit is
     reached, sets ``control[C_ABORTED]`` and returns at once; the best root move
     found so far is in ``control[C_ROOT_BEST_KEY]`` (-1 if none).
+
+    With ``control[C_TABLE_PIECES]`` above 0, a position of at most that many
+    pieces reached by a capture or a man's move (a fresh 40-move count, so a
+    table win is one the count cannot spoil) is scored from the endgame tables
+    ``table_offsets``/``table_packed`` (see :func:`.egtb_index.egtb_value`).
     """
     nodes = control[C_NODES]
     node_limit = control[C_NODE_LIMIT]
     seldepth = control[C_SELDEPTH]
     generation = control[C_GENERATION] & 0xFF
+    table_pieces = control[C_TABLE_PIECES]
+    table_hits = control[C_TABLE_HITS]
     bucket_mask = (tt.shape[0] - 1) & ~1
     ply = 0
     mode = _ENTER
@@ -193,6 +202,12 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                 if alpha >= beta:
                     value = alpha
                     continue
+                if clock == 0 and popcount(black | white) <= table_pieces:
+                    known = egtb_value(black, white, kings, turn, table_offsets, table_packed)
+                    if known != -2:
+                        table_hits += 1
+                        value = 0 if known == 0 else known * (TABLE_WIN - ply)
+                        continue
             if ply >= MAX_PLY - 1 or (depth <= 0 and not has_captures(black, white, kings,
                                                                         turn)):
                 value = evaluate(black, white, kings, turn, weights, scratch)
@@ -314,4 +329,5 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
 
     control[C_NODES] = nodes
     control[C_SELDEPTH] = seldepth
+    control[C_TABLE_HITS] = table_hits
     return value

@@ -46,7 +46,12 @@ def tt_find(tt: np.ndarray, key: int, bucket_mask: int) -> int:
 
 @kernel_inline
 def score_to_tt(score: int, ply: int) -> int:
-    """A win or loss in the table counts plies from the stored node, not from the root."""
+    """A win or loss in the table counts plies from the stored node, not from the root.
+
+    Only counted wins move: an endgame-table win (``TABLE_WIN - ply``) is kept
+    as it is, a few plies off when met again elsewhere, which still ranks it
+    below every counted win and above every evaluation.
+    """
     if score > MATE_BOUND:
         return score + ply
     if score < -MATE_BOUND:

@@ -12,7 +12,7 @@ from doublecorner.color import Color
 from doublecorner.engine import Limit, Score, SearchResult
 from doublecorner.errors import EngineError
 from doublecorner.fen import STARTING_FEN
-from doublecorner.kernel.scores import MATE
+from doublecorner.kernel.scores import MATE, TABLE_WIN
 
 GO_NUMBERS = ("depth", "nodes", "movetime", "btime", "wtime", "binc", "winc", "movestogo")
 
@@ -123,13 +123,16 @@ def info_line(result: SearchResult) -> str:
     'info depth 3 seldepth 5 score cp 12 nodes 900 nps 90000 time 10 pv 11-15'
     """
     pv = " ".join(str(move) for move in result.pv)
+    hits = f" tbhits {result.table_hits}" if result.table_hits else ""
     return (f"info depth {result.depth} seldepth {result.seldepth} "
             f"score {score_words(result.score)} nodes {result.nodes} nps {result.nps} "
-            f"time {round(result.seconds * 1000)}" + (f" pv {pv}" if pv else ""))
+            f"time {round(result.seconds * 1000)}{hits}" + (f" pv {pv}" if pv else ""))
 
 
 def score_words(score: Score) -> str:
-    """``cp N``, ``win N`` or ``loss N`` (plies to the end)."""
+    """``cp N``, ``win N`` or ``loss N`` (plies to the end), or ``table win|loss``."""
+    if score.is_table_result:
+        return f"table {'win' if score.is_win else 'loss'}"
     plies = score.plies_to_end
     if plies is None:
         return f"cp {score.value}"
@@ -169,6 +172,10 @@ pv=('11-15',))
             if word == "pv":
                 pv = tuple(words[index + 1:])
                 break
+            if word == "score" and words[index + 1] == "table":
+                score = Score(TABLE_WIN if words[index + 2] == "win" else -TABLE_WIN)
+                index += 3
+                continue
             if word == "score":
                 kind, value = words[index + 1], int(words[index + 2])
                 score = {"cp": Score(value), "win": Score(MATE - value),
