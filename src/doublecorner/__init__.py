@@ -20,6 +20,7 @@ from doublecorner.errors import (
     InvalidMoveError,
     InvalidPositionError,
     InvalidSquareError,
+    JournalError,
     PdnError,
     TableError,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "InvalidSquareError",
+    "JournalError",
     "LegalMoveView",
     "Move",
     "Outcome",

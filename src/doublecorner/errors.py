@@ -50,3 +50,7 @@ class EngineError(DraughtsError, RuntimeError):
 
 class TableError(DraughtsError, RuntimeError):
     """An endgame table is missing, damaged, or does not cover a position."""
+
+
+class JournalError(DraughtsError, ValueError):
+    """A match's results file that cannot be read back (damage, not a cut-off last line)."""

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from doublecorner.cli.common import EXIT_OK, UsageError, positive_float, positive_int
+from doublecorner.egtb import Tables
 from doublecorner.engine import Limit
 from doublecorner.match import (
     EnginePlayer,
@@ -21,8 +22,10 @@ from doublecorner.match import (
     three_move_deck,
 )
 from doublecorner.match.ballots import Ballot
+from doublecorner.match.journal import JournalWriter, header_differences, read_journal
 
 DEFAULT_SECONDS = 0.1
+TABLES_LOADED = 5
 PLAYER_HELP = ("a player: engine[:time=S|depth=D,hash=MB,name=N], random[:seed=N], "
                "pydraughts[:python=PATH,time=S], openspiel[:python=PATH,time=S] (the peers "
                "run under the given Python, where their package is installed), or the name "
@@ -54,7 +57,19 @@ def add_parsers(commands: Any) -> None:
                        help="declare a program that speaks the engine protocol "
                             "(docs/engine-protocol.md), usable as player N; more "
                             "OPTION=VALUE items are set with setoption; repeatable")
-    match.add_argument("--pdn", type=Path, metavar="FILE", help="write every game as PDN")
+    match.add_argument("--pdn", type=Path, metavar="FILE",
+                       help="write every game as PDN as it finishes (with --resume: append "
+                            "the new games)")
+    match.add_argument("--results", type=Path, metavar="FILE",
+                       help="write every finished game as a JSON line as it finishes, after a "
+                            "header line naming the match (replaces FILE unless --resume)")
+    match.add_argument("--resume", action="store_true",
+                       help="go on with the match in --results FILE: play only the games "
+                            "missing there and report the totals over all games")
+    match.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
+                       help="end a game as soon as the endgame tables in DIR (default: the "
+                            "folder 'doublecorner egtb build' fills) hold its position, with "
+                            "their result")
     match.add_argument("--quiet", action="store_true", help="no line per game")
     match.set_defaults(run=_match)
 
@@ -76,10 +91,56 @@ def parse_openings(text: str, deck: tuple[Ballot, ...]) -> list[Ballot]:
     return list(deck[low - 1:high])
 
 
+def _load_tables(text: str | None) -> Tables | None:
+    """The tables ``--egtb`` names, or None without it."""
+    if text is None:
+        return None
+    from doublecorner.egtb import default_directory, load_tables, materials
+
+    directory = Path(text) if text else default_directory()
+    tables = load_tables(directory, max_pieces=TABLES_LOADED)
+    if not any(tables.has(material) for material in materials(TABLES_LOADED)):
+        raise UsageError(f"--egtb: no endgame tables in {directory} "
+                         "(make them with 'doublecorner egtb build')")
+    return tables
+
+
+def _resumed(arguments: argparse.Namespace, header: dict[str, Any],
+             ballots: list[Ballot]) -> tuple[list[GameRecord], JournalWriter | None]:
+    """The games already in ``--results`` (with ``--resume``) and the writer for the rest."""
+    if arguments.resume and arguments.results is None:
+        raise UsageError("--resume needs --results FILE, the file to resume from")
+    if arguments.results is None:
+        return [], None
+    if not arguments.resume:
+        if arguments.results.exists() and arguments.results.stat().st_size > 0:
+            # It may hold an interrupted match: never write over it unasked.
+            raise UsageError(f"--results {arguments.results} already holds games: add --resume "
+                             "to go on with that match, or remove the file")
+        return [], JournalWriter(arguments.results, header=header)
+    if not arguments.results.exists():
+        raise UsageError(f"--resume: {arguments.results} does not exist")
+    contents = read_journal(arguments.results, ballots)
+    differences = header_differences(header, contents.header)
+    if differences:
+        raise UsageError(f"--resume: {arguments.results} is from another match ("
+                         + "; ".join(differences) + ")")
+    if contents.dropped is not None:
+        print(f"doublecorner: warning: {arguments.results}: ignoring an unfinished last line "
+              f"({contents.dropped[:40]!r}...)", file=sys.stderr)
+    return contents.records, JournalWriter(arguments.results, header=None,
+                                           keep_bytes=contents.sound_bytes)
+
+
 def _match(arguments: argparse.Namespace) -> int:
     ballots = parse_openings(arguments.openings, three_move_deck())
     movetime = arguments.time or DEFAULT_SECONDS
     limit = Limit(depth=arguments.depth) if arguments.depth else Limit(time=movetime)
+    tables = _load_tables(arguments.egtb)
+    header = {"first": arguments.first, "second": arguments.second,
+              "openings": f"{ballots[0].number}-{ballots[-1].number}",
+              "time": None if arguments.depth else movetime, "depth": arguments.depth,
+              "egtb": tables is not None}
 
     engines = {engine.name: engine for engine in map(parse_engine, arguments.engine)}
 
@@ -89,9 +150,19 @@ def _match(arguments: argparse.Namespace) -> int:
     for spec in (arguments.first, arguments.second):  # fail early on a bad spec
         factory(spec).close()
     total = 2 * len(ballots)
-    pdn_file = arguments.pdn.open("w", encoding="utf-8") if arguments.pdn else None
+    resumed, journal = _resumed(arguments, header, ballots)
+    try:
+        pdn_file = (arguments.pdn.open("a" if arguments.resume else "w", encoding="utf-8")
+                    if arguments.pdn else None)
+    except OSError:
+        if journal is not None:
+            journal.close()
+        raise
+    if resumed:
+        print(f"resuming: {len(resumed)} of {total} games already in {arguments.results}",
+              file=sys.stderr)
     started = time.monotonic()
-    done: list[GameRecord] = []
+    done: list[GameRecord] = list(resumed)
     our_engines: list[EnginePlayer] = []
 
     def make(spec: str) -> Player:
@@ -102,6 +173,8 @@ def _match(arguments: argparse.Namespace) -> int:
 
     def on_game(record: GameRecord) -> None:
         done.append(record)
+        if journal is not None:
+            journal.append(record)
         if pdn_file is not None:
             pdn_file.write(record.pdn(event="doublecorner match") + "\n")
             pdn_file.flush()
@@ -113,14 +186,20 @@ def _match(arguments: argparse.Namespace) -> int:
                   + f")   running: {score_of(done).summary()}", flush=True)
 
     try:
-        records = run_match(lambda: make(arguments.first), lambda: make(arguments.second),
-                            ballots, concurrency=arguments.concurrency, on_game=on_game)
+        played = run_match(lambda: make(arguments.first), lambda: make(arguments.second),
+                           ballots, concurrency=arguments.concurrency, on_game=on_game,
+                           skip={record.number for record in resumed}, tables=tables)
     finally:
         if pdn_file is not None:
             pdn_file.close()
+        if journal is not None:
+            journal.close()
+    records = sorted([*resumed, *played], key=lambda record: record.number)
     score = score_of(records)
     elapsed = time.monotonic() - started
-    print(f"{arguments.first} vs {arguments.second}: {len(records)} games in {elapsed:.0f} s")
+    print(f"{arguments.first} vs {arguments.second}: {len(records)} games"
+          + (f" ({len(resumed)} resumed, {len(played)} played)" if resumed else "")
+          + f" in {elapsed:.0f} s")
     print(score.summary())
     fallbacks = sum(record.fallback_moves for record in records)
     if fallbacks:

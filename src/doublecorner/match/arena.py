@@ -5,17 +5,20 @@ from __future__ import annotations
 import queue
 import random
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from doublecorner.board import Board
 from doublecorner.color import Color
-from doublecorner.errors import DraughtsError
+from doublecorner.egtb.probe import Tables, Value
+from doublecorner.errors import DraughtsError, TableError
 from doublecorner.match.ballots import Ballot
 from doublecorner.match.elo import MatchScore
 from doublecorner.match.players import Player
 from doublecorner.move import Move
 from doublecorner.pdn import write_game
 
+ADJUDICATED = "adjudicated by endgame tables"
 PlayerFactory = Callable[[], Player]
 
 
@@ -52,12 +55,15 @@ class GameRecord:
 
 
 def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
-              first_is_black: bool, seed: int = 0) -> GameRecord:
+              first_is_black: bool, seed: int = 0,
+              tables: Tables | None = None) -> GameRecord:
     """Play one game from ``ballot`` to its end by the rules.
 
     A player that raises or plays an illegal move loses the game. One that
     produces no move (a peer whose own rules ended the game early) gets a
-    random legal move played for it, counted in ``fallback_moves``.
+    random legal move played for it, counted in ``fallback_moves``. With
+    ``tables``, the game ends as soon as they hold its position, with their
+    result (reason ``adjudicated by endgame tables: ...``).
     """
     board = ballot.board()
     players = {Color.BLACK: black, Color.WHITE: white}
@@ -71,6 +77,11 @@ def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
         if outcome is not None:
             result, reason = outcome.result(), outcome.termination.value
             break
+        if tables is not None:
+            adjudication = _adjudicate(board, tables)
+            if adjudication is not None:
+                result, reason = adjudication
+                break
         mover = players[board.turn]
         try:
             move = mover.choose(board)
@@ -88,6 +99,25 @@ def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
                       tuple(board.move_stack), result, reason, fallbacks)
 
 
+def _adjudicate(board: Board, tables: Tables) -> tuple[str, str] | None:
+    """The tables' result and reason for the board's position, or None if they lack it."""
+    position = board.position()
+    if (position.black | position.white).bit_count() > tables.max_pieces:
+        return None
+    if not tables.covers(position):
+        return None
+    try:
+        value = tables.value(position)
+    except TableError:  # a slice the loader skipped: play on by the rules
+        return None
+    mover = board.turn
+    verdict = f"{ADJUDICATED}: {value.name.lower()} for {mover.name.capitalize()} to move"
+    if value is Value.DRAW:
+        return "1/2-1/2", verdict
+    loser = mover if value is Value.LOSS else mover.opponent
+    return _forfeit(loser, verdict)[0], verdict
+
+
 def _forfeit(loser: Color, reason: str) -> tuple[str, str]:
     return ("0-1" if loser is Color.BLACK else "1-0"), reason
 
@@ -100,19 +130,26 @@ def score_of(records: Sequence[GameRecord]) -> MatchScore:
 
 def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Ballot], *,
               concurrency: int = 1,
-              on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+              on_game: Callable[[GameRecord], None] | None = None,
+              skip: Collection[int] = (),
+              tables: Tables | None = None) -> list[GameRecord]:
     """Play every ballot twice, colours reversed; ``concurrency`` games at a time.
 
     Each concurrent slot owns its own pair of players (the engine's search
     runs without the GIL, peers in their own processes). ``on_game`` is
     called, in the calling thread, as each game finishes. Returns the games
     in their numbered order: game ``2k + 1`` gives the first player Black on
-    ballot ``k``, game ``2k + 2`` White.
+    ballot ``k``, game ``2k + 2`` White. Games whose numbers are in ``skip``
+    (already played, say) are left out of the play and of the list returned;
+    ``tables`` adjudicate endings as :func:`play_game` says.
     """
     jobs: queue.Queue[tuple[int, Ballot, bool]] = queue.Queue()
     for index, ballot in enumerate(ballots):
-        jobs.put((2 * index + 1, ballot, True))
-        jobs.put((2 * index + 2, ballot, False))
+        for number, first_is_black in ((2 * index + 1, True), (2 * index + 2, False)):
+            if number not in skip:
+                jobs.put((number, ballot, first_is_black))
+    if jobs.empty():  # nothing left to play: start no players
+        return []
     finished: queue.Queue[GameRecord | BaseException | None] = queue.Queue()
 
     def work() -> None:
@@ -129,7 +166,8 @@ def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Bal
                     break
                 black, white = (one, two) if first_is_black else (two, one)
                 finished.put(play_game(black, white, ballot, number=number,
-                                       first_is_black=first_is_black, seed=number))
+                                       first_is_black=first_is_black, seed=number,
+                                       tables=tables))
         except BaseException as error:
             finished.put(error)
         finally:
