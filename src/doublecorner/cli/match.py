@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from doublecorner.cli.common import EXIT_OK, UsageError, positive_float, positive_int
+from doublecorner.cli.common import EXIT_OK, EXIT_USAGE, UsageError, positive_float, positive_int
 from doublecorner.egtb import Tables
 from doublecorner.engine import Limit
 from doublecorner.match import (
@@ -70,6 +71,15 @@ def add_parsers(commands: Any) -> None:
                        help="end a game as soon as the endgame tables in DIR (default: the "
                             "folder 'doublecorner egtb build' fills) hold its position, with "
                             "their result")
+    match.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                       help="play the games on a Ray cluster, one task per game (a task whose "
+                            "worker dies is run again); without ADDRESS on a Ray started here "
+                            "(or the one RAY_ADDRESS names). ADDRESS is the head node's "
+                            "HOST:6379 as 'ray start --head' prints it, 'auto' for the "
+                            "cluster this machine belongs to, or ray://HOST:10001 from outside "
+                            "it; every node needs doublecorner installed. --concurrency is "
+                            "ignored: the cluster's cores set it. Needs pip install "
+                            "'doublecorner[ray]'")
     match.add_argument("--quiet", action="store_true", help="no line per game")
     match.set_defaults(run=_match)
 
@@ -91,13 +101,22 @@ def parse_openings(text: str, deck: tuple[Ballot, ...]) -> list[Ballot]:
     return list(deck[low - 1:high])
 
 
-def _load_tables(text: str | None) -> Tables | None:
-    """The tables ``--egtb`` names, or None without it."""
+def _tables_directory(text: str | None) -> Path | None:
+    """The folder ``--egtb`` names, or None without it."""
     if text is None:
         return None
-    from doublecorner.egtb import default_directory, load_tables, materials
+    from doublecorner.egtb import default_directory
 
-    directory = Path(text) if text else default_directory()
+    return Path(text) if text else default_directory()
+
+
+def _load_tables(text: str | None) -> Tables | None:
+    """The tables ``--egtb`` names, or None without it."""
+    directory = _tables_directory(text)
+    if directory is None:
+        return None
+    from doublecorner.egtb import load_tables, materials
+
     tables = load_tables(directory, max_pieces=TABLES_LOADED)
     if not any(tables.has(material) for material in materials(TABLES_LOADED)):
         raise UsageError(f"--egtb: no endgame tables in {directory} "
@@ -133,6 +152,10 @@ def _resumed(arguments: argparse.Namespace, header: dict[str, Any],
 
 
 def _match(arguments: argparse.Namespace) -> int:
+    if arguments.ray is not None and importlib.util.find_spec("ray") is None:
+        print("doublecorner: error: --ray needs Ray: pip install 'doublecorner[ray]'",
+              file=sys.stderr)
+        return EXIT_USAGE
     ballots = parse_openings(arguments.openings, three_move_deck())
     movetime = arguments.time or DEFAULT_SECONDS
     limit = Limit(depth=arguments.depth) if arguments.depth else Limit(time=movetime)
@@ -185,10 +208,20 @@ def _match(arguments: argparse.Namespace) -> int:
                   + (f", {record.fallback_moves} fallback moves" if record.fallback_moves else "")
                   + f")   running: {score_of(done).summary()}", flush=True)
 
+    skip = {record.number for record in resumed}
     try:
-        played = run_match(lambda: make(arguments.first), lambda: make(arguments.second),
-                           ballots, concurrency=arguments.concurrency, on_game=on_game,
-                           skip={record.number for record in resumed}, tables=tables)
+        if arguments.ray is not None:
+            from doublecorner.match.distributed import run_match_on_ray
+
+            played = run_match_on_ray(
+                arguments.first, arguments.second, ballots, default_limit=limit,
+                movetime=movetime, engines=engines,
+                address=None if arguments.ray == "local" else arguments.ray, skip=skip,
+                on_game=on_game, egtb_dir=_tables_directory(arguments.egtb))
+        else:
+            played = run_match(lambda: make(arguments.first), lambda: make(arguments.second),
+                               ballots, concurrency=arguments.concurrency, on_game=on_game,
+                               skip=skip, tables=tables)
     finally:
         if pdn_file is not None:
             pdn_file.close()

@@ -67,14 +67,19 @@ class EnginePlayer:
 
 
 class RandomPlayer:
-    """Plays a uniformly random legal move (seeded, so a match can be replayed)."""
+    """Plays a uniformly random legal move (seeded, so a match can be replayed).
+
+    Each game starts again from the seed, so a game's moves do not depend on
+    which games the same player played before (concurrent or Ray matches).
+    """
 
     def __init__(self, seed: int = 0, *, name: str = "random") -> None:
         self.name = name
+        self.seed = seed
         self._random = random.Random(seed)
 
     def new_game(self) -> None:
-        pass
+        self._random.seed(self.seed)
 
     def choose(self, board: Board) -> Move | None:
         moves = sorted(board.legal_moves, key=lambda move: move.path)

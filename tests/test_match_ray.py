@@ -1,0 +1,114 @@
+"""Matches on Ray (``--ray``): the same games as a local run, and retried tasks."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doublecorner.cli import main
+from doublecorner.engine import Limit
+from doublecorner.match import GameRecord, Player, parse_player, run_match, three_move_deck
+from doublecorner.match.distributed import run_match_on_ray
+
+ray = pytest.importorskip("ray")
+
+FIRST, SECOND = "engine:depth=2", "random:seed=3"
+LIMIT = Limit(depth=2)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True,
+             log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def _build(spec: str) -> Player:
+    return parse_player(spec, default_limit=LIMIT, movetime=0.1)
+
+
+def _dies_once(flag: Path, spec: str, **options: Any) -> Player:
+    """Builds the player, but kills its worker process the first time (a dying node)."""
+    if spec == FIRST and not flag.exists():
+        flag.write_text("died once", encoding="utf-8")
+        os._exit(1)
+    return parse_player(spec, **options)
+
+
+def _essence(records: list[GameRecord]) -> list[tuple[Any, ...]]:
+    return [(r.number, r.ballot, r.first_is_black, r.black, r.white, r.moves, r.result,
+             r.reason, r.fallback_moves) for r in records]
+
+
+def test_a_fixed_depth_match_on_ray_plays_the_games_of_a_local_run() -> None:
+    ballots = three_move_deck()[:2]
+    local = run_match(lambda: _build(FIRST), lambda: _build(SECOND), ballots)
+    seen: list[int] = []
+    remote = run_match_on_ray(FIRST, SECOND, ballots, default_limit=LIMIT, movetime=0.1,
+                              engines={}, on_game=lambda record: seen.append(record.number))
+    assert _essence(remote) == _essence(local)
+    assert sorted(seen) == [1, 2, 3, 4]
+    assert run_match_on_ray(FIRST, SECOND, ballots, default_limit=LIMIT, movetime=0.1,
+                            skip={1, 2, 3, 4}) == []
+
+
+def test_a_game_whose_worker_dies_is_played_again(tmp_path: Path) -> None:
+    flag = tmp_path / "died"
+    ballots = three_move_deck()[:1]
+    records = run_match_on_ray(FIRST, SECOND, ballots, default_limit=LIMIT, movetime=0.1,
+                               skip={2}, build=functools.partial(_dies_once, flag))
+    assert flag.exists()
+    local = run_match(lambda: _build(FIRST), lambda: _build(SECOND), ballots, skip={2})
+    assert _essence(records) == _essence(local)
+
+
+def _score(capsys: pytest.CaptureFixture[str], extra: list[str]) -> tuple[int, list[str]]:
+    status = main(["match", FIRST, SECOND, "--depth", "2", "--openings", "1-2", *extra])
+    out = capsys.readouterr().out
+    games = sorted(re.findall(r"^game .*?: (\S+) \(", out, flags=re.MULTILINE))
+    summary = out.splitlines()[-1]
+    return status, [*games, summary]
+
+
+def test_the_command_gives_the_same_score_on_ray(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    local = _score(capsys, ["--pdn", str(tmp_path / "local.pdn")])
+    on_ray = _score(capsys, ["--ray", "--pdn", str(tmp_path / "ray.pdn"),
+                             "--results", str(tmp_path / "ray.jsonl")])
+    assert local == on_ray and local[0] == 0
+    assert len((tmp_path / "ray.jsonl").read_text(encoding="utf-8").splitlines()) == 5
+    assert (tmp_path / "ray.pdn").read_text(encoding="utf-8").count("[Round ") == 4
+
+
+def test_without_ray_the_command_says_what_to_install(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    assert main(["match", FIRST, SECOND, "--openings", "1", "--ray"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "pip install 'doublecorner[ray]'" in error
+
+
+def test_tables_adjudicate_on_ray_as_they_do_here(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    from doublecorner.egtb import build
+
+    build(3, tmp_path / "egtb")
+    journals = {}
+    for run, extra in (("local", []), ("ray", ["--ray"])):
+        journals[run] = tmp_path / f"{run}.jsonl"
+        assert main(["match", "random:seed=3", "random:seed=4", "--openings", "1-3", "--quiet",
+                     "--egtb", str(tmp_path / "egtb"), "--results", str(journals[run]),
+                     *extra]) == 0
+    capsys.readouterr()
+    local, on_ray = (journals[run].read_text(encoding="utf-8").splitlines()
+                     for run in ("local", "ray"))
+    assert local[0] == on_ray[0] and sorted(local[1:]) == sorted(on_ray[1:])
+    assert any("adjudicated by endgame tables" in line for line in local)
