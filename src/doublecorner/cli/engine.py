@@ -44,6 +44,15 @@ def add_parsers(commands: Any) -> None:
     analyse.add_argument("--plot", type=Path, metavar="OUT.svg|OUT.png",
                          help="PDN file mode: plot the score over the game (numbered OUT-N "
                               "when the file has several games; needs matplotlib)")
+    analyse.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                         help="PDN file mode: analyse the games on a Ray cluster, one task per "
+                              "game (a task whose worker dies is run again); without ADDRESS "
+                              "on a Ray started here (or the one RAY_ADDRESS names). ADDRESS "
+                              "is the head node's HOST:6379 as 'ray start --head' prints it, "
+                              "'auto' for the cluster this machine belongs to, or "
+                              "ray://HOST:10001 from outside it; every node needs doublecorner "
+                              "installed (and the --egtb tables in the same folder). Needs pip "
+                              "install 'doublecorner[ray]'")
     analyse.set_defaults(run=_analyse)
 
     bestmove = commands.add_parser("bestmove", help="print only the engine's move")
@@ -72,14 +81,24 @@ def _add_search_options(parser: argparse.ArgumentParser) -> None:
 
 def engine_from_arguments(arguments: argparse.Namespace) -> Engine:
     """An engine with the arguments' hash size and, with ``--egtb``, the endgame tables."""
-    if arguments.egtb is None:
+    directory = egtb_directory_from_arguments(arguments)
+    if directory is None:
         return Engine(hash_mb=arguments.hash)
-    from doublecorner.egtb import default_directory, ensure_tables, load_tables
+    from doublecorner.egtb import load_tables
+
+    return Engine(hash_mb=arguments.hash,
+                  tables=load_tables(directory, max_pieces=TABLES_LOADED))
+
+
+def egtb_directory_from_arguments(arguments: argparse.Namespace) -> Path | None:
+    """The ``--egtb`` folder, its small tables built if missing; None without ``--egtb``."""
+    if arguments.egtb is None:
+        return None
+    from doublecorner.egtb import default_directory, ensure_tables
 
     directory = Path(arguments.egtb) if arguments.egtb else default_directory()
     ensure_tables(directory, max_pieces=TABLES_BUILT_ON_DEMAND)
-    return Engine(hash_mb=arguments.hash,
-                  tables=load_tables(directory, max_pieces=TABLES_LOADED))
+    return directory
 
 
 def board_from_arguments(fen: str, moves: str) -> Board:
@@ -166,6 +185,8 @@ def _analyse(arguments: argparse.Namespace) -> int:
         return analyse_pdn_file(arguments)
     if arguments.output or arguments.plot:
         raise UsageError("--output and --plot need a PDN file to analyse, not a FEN")
+    if arguments.ray is not None:
+        raise UsageError("--ray needs a PDN file to analyse, not a FEN")
     board = board_from_arguments(arguments.fen, arguments.moves)
     engine = engine_from_arguments(arguments)
     if arguments.json:

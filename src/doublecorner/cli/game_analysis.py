@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import importlib.util
 import itertools
 import sys
 from pathlib import Path
 from typing import TextIO
 
-from doublecorner.analysis import analyse_game, annotate, evaluation_plot, summary
+from doublecorner.analysis import MoveAnalysis, analyse_game, annotate, evaluation_plot, summary
 from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError
 from doublecorner.cli.engine import (
     DEFAULT_GAME_SECONDS,
+    egtb_directory_from_arguments,
     engine_from_arguments,
     limit_from_arguments,
 )
@@ -33,7 +36,11 @@ def analyse_pdn_file(arguments: argparse.Namespace) -> int:
         raise UsageError(f"--plot must name an .svg or .png file, not {str(arguments.plot)!r}")
     if not path.is_file():
         raise UsageError(f"no such PDN file: {str(path)!r}")
+    if arguments.ray is not None and importlib.util.find_spec("ray") is None:
+        raise UsageError("--ray needs Ray: pip install 'doublecorner[ray]'")
     limit = limit_from_arguments(arguments, default_seconds=DEFAULT_GAME_SECONDS)
+    if arguments.ray is not None:
+        return _analyse_on_ray(path, limit, arguments)
     engine = engine_from_arguments(arguments)
     output: TextIO = (arguments.output.open("w", encoding="utf-8") if arguments.output
                       else sys.stdout)
@@ -48,10 +55,72 @@ def analyse_pdn_file(arguments: argparse.Namespace) -> int:
     finally:
         if arguments.output:
             output.close()
+    return _finish(failures, count)
+
+
+def _finish(failures: int, count: int) -> int:
     if failures:
         print(f"doublecorner: {failures} of {count} games could not be analysed",
               file=sys.stderr)
     return EXIT_FAILURE if failures else EXIT_OK
+
+
+def _analyse_on_ray(path: Path, limit: Limit, arguments: argparse.Namespace) -> int:
+    """Analyse the games as Ray tasks; write them in file order as the earliest are done."""
+    from doublecorner.analysis_distributed import GameAnalysis, analyse_games_on_ray
+
+    games = list(iter_games(path))
+    several = len(games) > 1
+    done: dict[int, GameAnalysis] = {}  # finished, by place in the file, until written
+    texts: list[str] = []
+    sent: list[int] = []  # the place in the file of each text sent
+    for index, game in enumerate(games):
+        for error in game.errors:
+            print(f"doublecorner: game {index + 1}: {error} (analysing the moves before it)",
+                  file=sys.stderr)
+        try:
+            texts.append(str(game))
+        except DraughtsError as error:  # an invalid FEN tag: nothing to send
+            done[index] = GameAnalysis(index, error=str(error))
+        else:
+            sent.append(index)
+    written = failures = finished = 0
+    output: TextIO = (arguments.output.open("w", encoding="utf-8") if arguments.output
+                      else sys.stdout)
+
+    def write_ready() -> None:
+        nonlocal written, failures
+        while written in done:  # the games in file order, each as soon as it can be
+            ready = done.pop(written)
+            written += 1
+            if ready.error is not None:
+                print(f"doublecorner: game {written}: cannot be analysed: {ready.error}",
+                      file=sys.stderr)
+                failures += 1
+            else:
+                _write_one(games[ready.index], written, several, list(ready.analyses),
+                           arguments, output)
+
+    def on_game(result: GameAnalysis) -> None:
+        nonlocal finished
+        index = sent[result.index]
+        done[index] = dataclasses.replace(result, index=index)
+        finished += 1
+        print(f"game {index + 1}: analysed ({finished} of {len(texts)} games done)",
+              file=sys.stderr, flush=True)
+        write_ready()
+
+    try:
+        write_ready()
+        analyse_games_on_ray(texts, limit, hash_mb=arguments.hash,
+                             egtb_dir=egtb_directory_from_arguments(arguments),
+                             address=None if arguments.ray == "local" else arguments.ray,
+                             on_game=on_game)
+        write_ready()
+    finally:
+        if arguments.output:
+            output.close()
+    return _finish(failures, len(games))
 
 
 def _analyse_one(game: Game, number: int, several: bool, engine: Engine, limit: Limit,
@@ -70,6 +139,14 @@ def _analyse_one(game: Game, number: int, several: bool, engine: Engine, limit: 
     except DraughtsError as error:
         print(f"doublecorner: {label}: cannot be analysed: {error}", file=sys.stderr)
         return 1
+    _write_one(game, number, several, analyses, arguments, output)
+    return 0
+
+
+def _write_one(game: Game, number: int, several: bool, analyses: list[MoveAnalysis],
+               arguments: argparse.Namespace, output: TextIO) -> None:
+    """Annotate the game, write it, and report its summary (and plot) on stderr."""
+    label = f"game {number}"
     annotate(game, analyses)
     output.write(str(game).rstrip("\n") + "\n\n")
     output.flush()
@@ -87,4 +164,3 @@ def _analyse_one(game: Game, number: int, several: bool, engine: Engine, limit: 
         except ImportError as error:
             raise UsageError(str(error)) from None
         print(f"{label}: plot written to {plot}", file=sys.stderr)
-    return 0
