@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -220,3 +221,13 @@ def mutated_samples(draw: st.DrawFn) -> str:
 @given(mutated_samples())
 def test_mutated_sample_files(text: str) -> None:
     check_reading(text)
+
+
+@pytest.mark.parametrize("comment", ["0 ) 0", "( a", "see ( and )", ")"])
+def test_parentheses_that_are_words_of_a_comment_read_back_the_same(comment: str) -> None:
+    game = Game()
+    node = game.add_line([Move(11, 15), Move(23, 19)])
+    node.comment = comment
+    again = read_game(io.StringIO(str(game)), strict=True)
+    assert again is not None
+    assert [child.comment for child in again.mainline()] == ["", comment]

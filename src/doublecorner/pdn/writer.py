@@ -89,6 +89,8 @@ class StringExporter(Visitor[str]):
     def begin_game(self) -> None:
         self._headers: dict[str, str] = {}
         self._tokens: list[str] = []
+        # Where the variations' own parentheses are: a comment may hold a lone "(" or ")".
+        self._parentheses: set[int] = set()
         self._ply = 0  # plies from a position with Black to move, so 1. is Black's move
         self._variation_plies: list[int] = []
         self._needs_number = True
@@ -135,6 +137,7 @@ class StringExporter(Visitor[str]):
     def begin_variation(self) -> Skip | None:
         if not self.variations:
             return SKIP
+        self._parentheses.add(len(self._tokens))
         self._tokens.append("(")
         self._variation_plies.append(self._ply)
         self._ply -= 1  # the variation replaces the move just written
@@ -142,6 +145,7 @@ class StringExporter(Visitor[str]):
         return None
 
     def end_variation(self) -> None:
+        self._parentheses.add(len(self._tokens))
         self._tokens.append(")")
         self._ply = self._variation_plies.pop()
         self._needs_number = True
@@ -153,7 +157,8 @@ class StringExporter(Visitor[str]):
     def end_game(self) -> None:
         headers = self._ordered_headers()
         tags = "".join(f'[{name} "{_escape(value)}"]\n' for name, value in headers.items())
-        movetext = _wrap(_glue_parentheses([*self._tokens, self._result]), self.columns)
+        movetext = _wrap(_glue_parentheses([*self._tokens, self._result], self._parentheses),
+                         self.columns)
         self._text = f"{tags}\n{movetext}\n"
 
     def result(self) -> str:
@@ -183,18 +188,23 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _glue_parentheses(units: list[str]) -> list[str]:
-    """The units with each ``(`` joined to the unit after it and each ``)`` to the one before."""
+def _glue_parentheses(units: list[str], parentheses: set[int]) -> list[str]:
+    """The units with each variation's ``(`` joined to the next unit and its ``)`` to the last.
+
+    ``parentheses`` are the indices of the variations' own parentheses; a
+    parenthesis that is a word of a comment is left as it is.
+    """
     glued: list[str] = []
     opening = False
-    for unit in units:
+    for index, unit in enumerate(units):
         # A ")" stays off a unit that ends its line: that is a ";" comment, which would take it.
-        closing = unit == ")" and glued and not glued[-1].endswith(_LINE_END)
+        closing = (index in parentheses and unit == ")" and glued
+                   and not glued[-1].endswith(_LINE_END))
         if opening or closing:
             glued[-1] += unit
         else:
             glued.append(unit)
-        opening = unit == "("
+        opening = index in parentheses and unit == "("
     return glued
 
 
