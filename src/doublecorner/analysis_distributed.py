@@ -7,7 +7,7 @@ GAMES.pdn --ray [ADDRESS]``). Each task gets one game as PDN text (a
 it back, analyses it with an engine of its own (a fresh table, as
 :func:`~doublecorner.analysis.analyse_game` starts every game with one) and
 returns the analyses; the caller gets each result as its game finishes. A
-task whose worker dies is run again by Ray, up to :data:`MAX_RETRIES` times.
+task whose worker dies is run again by Ray (see :mod:`doublecorner.distributed`).
 Fixed-depth analyses are the same as a local run's.
 
 Ray is an optional dependency (``pip install 'doublecorner[ray]'``), imported
@@ -23,12 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doublecorner.analysis import MoveAnalysis, analyse_game
+from doublecorner.distributed import run_on_ray, task_tables
 from doublecorner.engine import Engine, Limit
 from doublecorner.errors import DraughtsError
 from doublecorner.pdn import read_game
-
-MAX_RETRIES = 3
-TABLES_LOADED = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,43 +58,17 @@ def analyse_games_on_ray(texts: Sequence[str], limit: Limit, *, hash_mb: int,
 
     :raises ImportError: Ray is not installed.
     """
-    if not texts:
-        return []
-    import ray
-
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    try:
-        task = ray.remote(max_retries=MAX_RETRIES)(_analyse_one)
-        tables = None if egtb_dir is None else str(egtb_dir)
-        pending = [task.remote(index, text, limit, hash_mb, tables)
-                   for index, text in enumerate(texts)]
-        results: list[GameAnalysis] = []
-        try:
-            while pending:
-                ready, pending = ray.wait(pending, num_returns=1)
-                result: GameAnalysis = ray.get(ready[0])
-                results.append(result)
-                if on_game is not None:
-                    on_game(result)
-        finally:
-            for ref in pending:  # an error or an interrupt: analyse no more
-                ray.cancel(ref, force=True)
-        return sorted(results, key=lambda one: one.index)
-    finally:
-        if started:
-            ray.shutdown()
+    tables = None if egtb_dir is None else str(egtb_dir)
+    results = run_on_ray(_analyse_one, [(index, text, limit, hash_mb, tables)
+                                        for index, text in enumerate(texts)],
+                         address=address, on_result=on_game)
+    return sorted(results, key=lambda one: one.index)
 
 
 def _analyse_one(index: int, text: str, limit: Limit, hash_mb: int,
                  egtb_dir: str | None) -> GameAnalysis:
     """Read one game from its PDN text and analyse it (one Ray task)."""
-    tables = None
-    if egtb_dir is not None:
-        from doublecorner.egtb import load_tables
-
-        tables = load_tables(Path(egtb_dir), max_pieces=TABLES_LOADED)
+    tables = task_tables(egtb_dir)
     game = read_game(io.StringIO(text))
     if game is None:
         return GameAnalysis(index, error="no game in the text sent")

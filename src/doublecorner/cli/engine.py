@@ -19,7 +19,6 @@ DEFAULT_SECONDS = 5.0
 DEFAULT_GAME_SECONDS = 0.5  # per position when a whole PDN file is analysed
 DEFAULT_HASH_MB = 64
 TABLES_BUILT_ON_DEMAND = 4  # built in seconds if missing
-TABLES_LOADED = 5  # loaded where 'egtb build' made them (missing slices are not probed)
 
 
 def add_parsers(commands: Any) -> None:
@@ -84,10 +83,10 @@ def engine_from_arguments(arguments: argparse.Namespace) -> Engine:
     directory = egtb_directory_from_arguments(arguments)
     if directory is None:
         return Engine(hash_mb=arguments.hash)
-    from doublecorner.egtb import load_tables
+    from doublecorner.egtb import LOADED_PIECES, load_tables
 
     return Engine(hash_mb=arguments.hash,
-                  tables=load_tables(directory, max_pieces=TABLES_LOADED))
+                  tables=load_tables(directory, max_pieces=LOADED_PIECES))
 
 
 def egtb_directory_from_arguments(arguments: argparse.Namespace) -> Path | None:

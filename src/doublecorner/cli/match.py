@@ -26,7 +26,6 @@ from doublecorner.match.ballots import Ballot
 from doublecorner.match.journal import JournalWriter, header_differences, read_journal
 
 DEFAULT_SECONDS = 0.1
-TABLES_LOADED = 5
 PLAYER_HELP = ("a player: engine[:time=S|depth=D,hash=MB,name=N], random[:seed=N], "
                "pydraughts[:python=PATH,time=S], openspiel[:python=PATH,time=S] (the peers "
                "run under the given Python, where their package is installed), or the name "
@@ -115,10 +114,10 @@ def _load_tables(text: str | None) -> Tables | None:
     directory = _tables_directory(text)
     if directory is None:
         return None
-    from doublecorner.egtb import load_tables, materials
+    from doublecorner.egtb import LOADED_PIECES, load_tables, materials
 
-    tables = load_tables(directory, max_pieces=TABLES_LOADED)
-    if not any(tables.has(material) for material in materials(TABLES_LOADED)):
+    tables = load_tables(directory, max_pieces=LOADED_PIECES)
+    if not any(tables.has(material) for material in materials(LOADED_PIECES)):
         raise UsageError(f"--egtb: no endgame tables in {directory} "
                          "(make them with 'doublecorner egtb build')")
     return tables

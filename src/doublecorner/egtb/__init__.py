@@ -12,11 +12,12 @@ See :mod:`doublecorner.egtb.storage` for the file format and
 
 from doublecorner.egtb.build import BuildReport, build, ensure_tables, verify
 from doublecorner.egtb.material import Material, build_order, materials, total_positions
-from doublecorner.egtb.probe import Probe, Tables, Value, load_tables
+from doublecorner.egtb.probe import LOADED_PIECES, Probe, Tables, Value, load_tables
 from doublecorner.egtb.storage import default_directory
 from doublecorner.errors import TableError
 
 __all__ = [
+    "LOADED_PIECES",
     "BuildReport",
     "Material",
     "Probe",

@@ -38,6 +38,10 @@ from doublecorner.kernel.egtb_index import (
 from doublecorner.move import Move
 from doublecorner.position import Position
 
+# The most pieces of the tables that are loaded for play and analysis: what
+# 'egtb build' makes in reasonable time (missing slices are simply not probed).
+LOADED_PIECES = 5
+
 
 class Value(enum.IntEnum):
     """The game value for the side to move."""

@@ -6,7 +6,7 @@ task builds its own pair of players from their specs, plays one game and
 returns its record; the caller gets each record as its game finishes (to
 journal it), so nothing finished is lost when the match stops. A task whose
 worker dies (a node lost, a process killed) is run again by Ray, up to
-:data:`MAX_RETRIES` times. Fixed-depth games give the same records as a
+:data:`doublecorner.distributed.MAX_RETRIES` times. Fixed-depth games give the same records as a
 local run.
 
 Ray is an optional dependency (``pip install 'doublecorner[ray]'``), imported
@@ -23,15 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
+from doublecorner.distributed import run_on_ray, task_tables
 from doublecorner.engine import Limit
 from doublecorner.match.arena import GameRecord, play_game
 from doublecorner.match.ballots import Ballot
 from doublecorner.match.players import ExternalEngine, Player, parse_player
 
-MAX_RETRIES = 3
-TABLES_LOADED = 5
 PlayerBuilder = Callable[..., Player]
 
 
@@ -62,40 +60,13 @@ def run_match_on_ray(first_spec: str, second_spec: str, ballots: Sequence[Ballot
             for index, ballot in enumerate(ballots)
             for number, first_is_black in ((2 * index + 1, True), (2 * index + 2, False))
             if number not in skip]
-    if not jobs:
-        return []
-    import ray
-
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    try:
-        task = _remote_game(ray)
-        tables = None if egtb_dir is None else str(egtb_dir)
-        engine_map = dict(engines or {})
-        pending = [task.remote(first_spec, second_spec, ballot, number, first_is_black,
-                               default_limit, movetime, engine_map, tables, build)
-                   for number, ballot, first_is_black in jobs]
-        records: list[GameRecord] = []
-        try:
-            while pending:
-                ready, pending = ray.wait(pending, num_returns=1)
-                record: GameRecord = ray.get(ready[0])
-                records.append(record)
-                if on_game is not None:
-                    on_game(record)
-        finally:
-            for ref in pending:  # an error or an interrupt: play no more
-                ray.cancel(ref, force=True)
-        return sorted(records, key=lambda one: one.number)
-    finally:
-        if started:
-            ray.shutdown()
-
-
-def _remote_game(ray: Any) -> Any:
-    """The Ray task that plays one game (made here so that Ray is imported only when used)."""
-    return ray.remote(max_retries=MAX_RETRIES)(_play_one)
+    tables = None if egtb_dir is None else str(egtb_dir)
+    engine_map = dict(engines or {})
+    records = run_on_ray(_play_one, [(first_spec, second_spec, ballot, number, first_is_black,
+                                      default_limit, movetime, engine_map, tables, build)
+                                     for number, ballot, first_is_black in jobs],
+                         address=address, on_result=on_game)
+    return sorted(records, key=lambda one: one.number)
 
 
 def _play_one(first_spec: str, second_spec: str, ballot: Ballot, number: int,
@@ -103,11 +74,7 @@ def _play_one(first_spec: str, second_spec: str, ballot: Ballot, number: int,
               engines: dict[str, ExternalEngine], egtb_dir: str | None,
               build: PlayerBuilder) -> GameRecord:
     """Build the two players, play game ``number`` and close them (one Ray task)."""
-    tables = None
-    if egtb_dir is not None:
-        from doublecorner.egtb import load_tables
-
-        tables = load_tables(Path(egtb_dir), max_pieces=TABLES_LOADED)
+    tables = task_tables(egtb_dir)
     options = {"default_limit": default_limit, "movetime": movetime, "engines": engines}
     first = build(first_spec, **options)
     try:
