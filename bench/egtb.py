@@ -2,8 +2,12 @@
 
 Each piece count is built from scratch into a fresh temporary folder, in a child
 process of its own, so that its memory peak (the child's max RSS) is its own.
+``--dtz`` then looks at every win whose distance to conversion (DTC) passes the
+40-move count's 80 plies: the distance to the next man move or capture (DTZ)
+decides whether the rule can draw it (see ``doublecorner.egtb.dtz``).
 
-    python3 bench/egtb.py --pieces 4 5
+    python3 bench/egtb.py --pieces 4 5 --dtz
+    python3 bench/egtb.py --pieces 6 --jobs 2 --keep DIR   # hours; resumable in DIR
 """
 
 from __future__ import annotations
@@ -18,8 +22,37 @@ import time
 from pathlib import Path
 
 
-def _one(pieces: int, directory: Path) -> dict[str, float | int]:
-    from doublecorner.egtb import build, total_positions
+def _long_wins(pieces: int, directory: Path) -> dict[str, float | int]:
+    """Wins with a DTC of 80 plies or more: how many, their largest DTZ, how many it dooms."""
+    import numpy as np
+
+    from doublecorner.egtb import load_tables, materials
+    from doublecorner.egtb.dtz import DtzProber
+    from doublecorner.kernel.egtb_index import WIN, unrank_position
+
+    started = time.monotonic()
+    tables = load_tables(directory, max_pieces=pieces)
+    prober = DtzProber(tables)
+    offsets, packed = tables.arrays()
+    found = largest = doomed = 0
+    for material in materials(pieces):
+        dtc = tables.dtc_array(material)
+        start = int(offsets[material.code])
+        for index in np.flatnonzero(dtc >= 80).tolist():  # in index order: block by block
+            at = start + index
+            if (packed[at >> 2] >> ((at & 3) * 2)) & 3 != WIN:
+                continue
+            dtz = prober.dtz(*unrank_position(index, *material))
+            found += 1
+            largest = max(largest, dtz)
+            doomed += dtz >= 80
+    return {"long_wins": found, "largest_dtz": largest, "doomed_wins": doomed,
+            "dtz_seconds": round(time.monotonic() - started, 1)}
+
+
+def _one(pieces: int, directory: Path, jobs: int, dtz: bool) -> dict[str, float | int]:
+    from doublecorner.egtb import build, materials, total_positions
+    from doublecorner.egtb.storage import slice_path
 
     last = [0.0]
 
@@ -30,35 +63,52 @@ def _one(pieces: int, directory: Path) -> dict[str, float | int]:
             print(f"\r  {pieces} pieces: {100 * done / total:5.1f}%  {name:10}", end="",
                   file=sys.stderr, flush=True)
 
-    report = build(pieces, directory, on_progress=progress)
+    report = build(pieces, directory, jobs=jobs, on_progress=progress)
     print(file=sys.stderr)
-    size = sum(path.stat().st_size for path in directory.glob("*.dcdb"))
-    return {"pieces": pieces, "positions": total_positions(pieces),
-            "seconds": round(report.seconds, 1), "bytes": size,
-            "deepest_dtc": report.deepest_dtc,
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+    size = sum(slice_path(directory, material).stat().st_size
+               for material in materials(pieces))  # a kept folder may hold more
+    row: dict[str, float | int] = {
+        "pieces": pieces, "positions": total_positions(pieces),
+        "seconds": round(report.seconds, 1), "bytes": size, "built": len(report.built),
+        "deepest_dtc": report.deepest_dtc,
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+    if dtz:
+        row |= _long_wins(pieces, directory)
+    return row
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pieces", type=int, nargs="+", default=[4])
+    parser.add_argument("--jobs", type=int, default=1, help="pairs solved at once (threads)")
+    parser.add_argument("--dtz", action="store_true",
+                        help="also count the wins the 40-move rule could draw")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="build in DIR instead of a temporary folder (and resume there)")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.one is not None:
-        print(json.dumps(_one(arguments.one, arguments.dir)))
+        print(json.dumps(_one(arguments.one, arguments.dir, arguments.jobs, arguments.dtz)))
         return 0
-    print(f"{'pieces':>6} {'positions':>13} {'seconds':>8} {'MB on disk':>10} "
-          f"{'bits/pos':>8} {'max DTC':>7} {'peak RSS MB':>11}")
+    print(f"{'pieces':>6} {'positions':>13} {'built':>5} {'seconds':>8} {'MB on disk':>10} "
+          f"{'bits/pos':>8} {'max DTC':>7} {'peak RSS MB':>11}"
+          + ("   wins DTC>=80  max DTZ  drawn by rule  seconds" if arguments.dtz else ""))
     for pieces in arguments.pieces:
         with tempfile.TemporaryDirectory(prefix="egtb-bench-") as folder:
-            output = subprocess.run([sys.executable, __file__, "--one", str(pieces),
-                                     "--dir", folder], check=True, capture_output=False,
-                                    stdout=subprocess.PIPE, text=True).stdout
+            command = [sys.executable, __file__, "--one", str(pieces),
+                       "--dir", str(arguments.keep or folder), "--jobs", str(arguments.jobs)]
+            output = subprocess.run(command + (["--dtz"] if arguments.dtz else []),
+                                    check=True, stdout=subprocess.PIPE, text=True).stdout
         row = json.loads(output.strip().splitlines()[-1])
-        print(f"{row['pieces']:>6} {row['positions']:>13,} {row['seconds']:>8} "
-              f"{row['bytes'] / 1e6:>10.2f} {8 * row['bytes'] / row['positions']:>8.3f} "
-              f"{row['deepest_dtc']:>7} {row['peak_rss_mb']:>11}", flush=True)
+        line = (f"{row['pieces']:>6} {row['positions']:>13,} {row['built']:>5} "
+                f"{row['seconds']:>8} {row['bytes'] / 1e6:>10.2f} "
+                f"{8 * row['bytes'] / row['positions']:>8.3f} {row['deepest_dtc']:>7} "
+                f"{row['peak_rss_mb']:>11}")
+        if arguments.dtz:
+            line += (f"   {row['long_wins']:>12,} {row['largest_dtz']:>8} "
+                     f"{row['doomed_wins']:>14,} {row['dtz_seconds']:>8}")
+        print(line, flush=True)
     return 0
 
 

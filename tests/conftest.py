@@ -5,9 +5,11 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
 from hypothesis import strategies as st
 
 from doublecorner import Color, Position
+from doublecorner.egtb import Tables, ensure_tables, load_tables
 
 DATA = Path(__file__).with_name("data")
 BLACK_CROWN_ROW = 0xF0000000
@@ -38,3 +40,16 @@ def positions(draw: st.DrawFn, max_pieces: int = 24) -> Position:
         if is_king:
             kings |= bit
     return Position(black, white, kings, draw(st.sampled_from(Color)))
+
+
+@pytest.fixture(scope="session")
+def egtb4_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Endgame tables of up to 4 pieces, built once for the whole run (about 20 s)."""
+    directory = tmp_path_factory.mktemp("egtb4")
+    ensure_tables(directory, max_pieces=4)
+    return directory
+
+
+@pytest.fixture(scope="session")
+def egtb4(egtb4_dir: Path) -> Tables:
+    return load_tables(egtb4_dir, max_pieces=4)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,11 +13,13 @@ from doublecorner.egtb import (
     TableError,
     Value,
     build,
+    build_levels,
     build_order,
     load_tables,
     materials,
     verify,
 )
+from doublecorner.egtb.build import _MemoryGate
 from doublecorner.egtb.storage import slice_path
 from doublecorner.kernel import generate_moves
 from doublecorner.position import Position
@@ -133,3 +136,55 @@ def test_a_damaged_slice_is_rebuilt(tmp_path: Path) -> None:
 def test_bad_piece_counts_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"2\.\.6"):
         build(7, tmp_path)
+
+
+def _file_bytes(directory: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(directory.glob("*.dcdb"))}
+
+
+def test_no_pair_converts_into_its_own_level_or_a_later_one() -> None:
+    levels = build_levels(6)
+    assert sorted(pair for level in levels for pair in level) == sorted(build_order(6))
+    placed = {material: number for number, level in enumerate(levels)
+              for pair in level for material in pair}
+    for material, number in placed.items():
+        bm, bk, wm, wk = material
+        assert placed[material.mirror()] == number  # a quiet move: the mirror, same level
+        # Black to move: a capture takes a white piece, a crowning makes a man a king;
+        # the child is stored flipped, as the mirror of what is left.
+        converted = [Material(bm, bk, wm - 1, wk), Material(bm, bk, wm, wk - 1),
+                     Material(bm - 1, bk + 1, wm, wk)]
+        for child in converted:
+            if min(child) >= 0 and child[2] + child[3] > 0:
+                assert placed[child.mirror()] < number, (material.name, child.name)
+
+
+def test_two_jobs_write_the_same_files_as_one(three_piece_dir: Path, tmp_path: Path) -> None:
+    report = build(3, tmp_path, jobs=2)
+    assert len(report.built) == len(materials(3))
+    assert _file_bytes(tmp_path) == _file_bytes(three_piece_dir)
+
+
+def test_the_memory_gate_runs_a_pair_larger_than_the_budget_alone() -> None:
+    gate = _MemoryGate(budget=10)
+    gate.acquire(25)  # nothing runs: it may start
+    started = threading.Event()
+
+    def second() -> None:
+        gate.acquire(5)
+        started.set()
+        gate.release(5)
+
+    waiter = threading.Thread(target=second)
+    waiter.start()
+    assert not started.wait(0.2)  # 25 + 5 is over the budget: it waits
+    gate.release(25)
+    assert started.wait(5)
+    waiter.join()
+    assert gate.used == 0 and gate.running == 0
+
+
+def test_bad_job_counts_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="jobs must be at least 1, not 0"):
+        build(3, tmp_path, jobs=0)
+    assert list(tmp_path.iterdir()) == []

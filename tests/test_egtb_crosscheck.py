@@ -9,13 +9,12 @@ Whatever is still unlabelled can never be forced either way, so it is a draw.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from doublecorner.color import Color
-from doublecorner.egtb import Tables, Value, ensure_tables
+from doublecorner.egtb import Tables, Value
 from doublecorner.kernel import generate_moves
 from doublecorner.position import Position
 
@@ -33,9 +32,8 @@ State = tuple[int, int, int, int]  # black, white, kings, turn (0 = Black to mov
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory: pytest.TempPathFactory) -> Tables:
-    directory: Path = tmp_path_factory.mktemp("egtb4")
-    return ensure_tables(directory, max_pieces=4)
+def tables(egtb4: Tables) -> Tables:
+    return egtb4
 
 
 def random_position(rng: random.Random, pieces: int) -> State:

@@ -11,7 +11,7 @@ import pytest
 from doublecorner.board import Board
 from doublecorner.cli import main
 from doublecorner.color import Color
-from doublecorner.egtb import Material, TableError, Tables, Value, ensure_tables, load_tables
+from doublecorner.egtb import Material, TableError, Tables, Value
 from doublecorner.kernel.egtb_index import egtb_value, unrank_position
 from doublecorner.position import Position
 
@@ -19,15 +19,13 @@ FIRST_POSITION = "W:WK15,20:BK28,12"
 
 
 @pytest.fixture(scope="module")
-def table_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("egtb4")
-    ensure_tables(directory, max_pieces=4)
-    return directory
+def table_dir(egtb4_dir: Path) -> Path:
+    return egtb4_dir
 
 
 @pytest.fixture(scope="module")
-def tables(table_dir: Path) -> Tables:
-    return load_tables(table_dir, max_pieces=4)
+def tables(egtb4: Tables) -> Tables:
+    return egtb4
 
 
 @pytest.mark.parametrize(("fen", "value"), [
@@ -101,7 +99,8 @@ def test_cli_probe_prints_value_and_best_moves(table_dir: Path,
     assert out.splitlines()[1] == "best: 15-10"
     assert main(["egtb", "probe", FIRST_POSITION, "--dir", str(table_dir), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {
-        "fen": "W:WK15,20:B12,K28", "value": "win", "dtc": 9, "best_moves": ["15-19"]}
+        "fen": "W:WK15,20:B12,K28", "value": "win", "dtc": 9, "dtz": None,
+        "best_moves": ["15-19"]}
 
 
 def test_cli_probe_without_tables_fails_cleanly(tmp_path: Path,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import cast
 
@@ -155,3 +156,20 @@ def test_a_results_file_with_games_is_not_written_over(
                    "--results", str(results)])
     assert status == 2 and "already holds games: add --resume" in capsys.readouterr().err
     assert results.read_text() == '{"header": "an earlier match"}\n'
+
+
+def test_the_header_names_the_programs_and_a_resume_must_run_the_same(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    results = tmp_path / "results.jsonl"
+    command = f"name=dcp,cmd={sys.executable} -m doublecorner engine,Hash=8"
+    match = ["match", "dcp:depth=1", "random:seed=3", "--depth", "1", "--openings", "4-4",
+             "--quiet", "--results", str(results)]
+    assert main([*match, "--engine", command]) == 0
+    header = json.loads(results.read_text(encoding="utf-8").splitlines()[0])["header"]
+    assert header["engines"] == {
+        "dcp": {"cmd": f"{sys.executable} -m doublecorner engine", "options": {"Hash": "8"}}}
+    before = results.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main([*match, "--resume", "--engine", command.replace("Hash=8", "Hash=16")]) == 2
+    assert "another match" in capsys.readouterr().err
+    assert results.read_text(encoding="utf-8") == before

@@ -9,7 +9,8 @@ running in this process is used as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -22,11 +23,13 @@ MAX_RETRIES = 3  # runs of a task whose worker died (a node lost, a process kill
 
 
 def run_on_ray(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]], *,
-               address: str | None = None,
+               address: str | None = None, memory: Sequence[int] | None = None,
                on_result: Callable[[T], None] | None = None) -> list[T]:
     """``function(*args)`` for every tuple of ``arguments``, one Ray task each.
 
-    ``on_result`` is called in the calling thread as each task finishes.
+    ``memory`` gives each task's bytes to Ray's scheduler, which then starts
+    no more tasks on a node than its memory holds (Ray counts CPUs only,
+    without it). ``on_result`` is called in the calling thread as each task finishes.
     Returns the results in the order they finished. On an error or an
     interrupt the tasks not yet finished are cancelled.
 
@@ -36,12 +39,13 @@ def run_on_ray(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
         return []
     import ray
 
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    try:
+    with ray_session(address):
         task = ray.remote(max_retries=MAX_RETRIES)(function)
-        pending = [task.remote(*args) for args in arguments]
+        if memory is None:
+            pending = [task.remote(*args) for args in arguments]
+        else:
+            pending = [task.options(memory=amount).remote(*args)
+                       for args, amount in zip(arguments, memory, strict=True)]
         results: list[T] = []
         try:
             while pending:
@@ -54,6 +58,24 @@ def run_on_ray(function: Callable[..., T], arguments: Sequence[tuple[Any, ...]],
             for ref in pending:  # an error or an interrupt: run no more
                 ray.cancel(ref, force=True)
         return results
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None = None) -> Iterator[None]:
+    """Ray joined (or started) for the ``with`` block; one started here is shut down after.
+
+    Jobs that call :func:`run_on_ray` several times in a row (the levels of an
+    endgame-table build) hold one session around the calls, so Ray starts once.
+
+    :raises ImportError: Ray is not installed.
+    """
+    import ray
+
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
     finally:
         if started:
             ray.shutdown()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError
+from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, positive_int
 from doublecorner.egtb import (
     TableError,
     Value,
@@ -20,6 +21,7 @@ from doublecorner.egtb import (
     verify,
 )
 from doublecorner.egtb.material import Material
+from doublecorner.kernel.scores import FORTY_MOVE_PLIES
 from doublecorner.position import Position
 
 AUTO_BUILD_PIECES = 4  # probing builds tables this small on first use (seconds)
@@ -42,6 +44,12 @@ def add_parsers(commands: Any) -> None:
     build_parser.add_argument("--dir", type=Path, help=directory_help)
     build_parser.add_argument("--no-check", action="store_true",
                               help="skip checking each new slice against the move generator")
+    build_parser.add_argument("--jobs", type=positive_int, default=1, metavar="K",
+                              help="solve up to K independent slices at once, in threads, "
+                                   "as memory allows (default: 1)")
+    build_parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                              help="solve the slices as tasks on a Ray cluster (default: a "
+                                   "local Ray); --dir must be a folder every node shares")
     build_parser.set_defaults(run=_build)
 
     verify_parser = actions.add_parser(
@@ -55,6 +63,10 @@ def add_parsers(commands: Any) -> None:
         description=f"Tables of up to {AUTO_BUILD_PIECES} pieces are built on first use.")
     probe.add_argument("fen", help="a position with few pieces")
     probe.add_argument("--dir", type=Path, help=directory_help)
+    probe.add_argument("--clock", type=_plies, default=0, metavar="PLIES",
+                       help="plies already played without a man move or capture (the "
+                            "40-move count); a win too long for what it leaves is played "
+                            "by distance to the next man move or capture (default: 0)")
     probe.add_argument("--json", action="store_true", help="print one JSON object")
     probe.set_defaults(run=_probe)
 
@@ -67,6 +79,17 @@ def _pieces(text: str) -> int:
     if not 2 <= pieces <= 6:
         raise argparse.ArgumentTypeError(f"pieces must be in 2..6, not {pieces}")
     return pieces
+
+
+def _plies(text: str) -> int:
+    try:
+        plies = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 0 <= plies < FORTY_MOVE_PLIES:
+        raise argparse.ArgumentTypeError(
+            f"the count must be in 0..{FORTY_MOVE_PLIES - 1} plies, not {plies}")
+    return plies
 
 
 class _ProgressBar:
@@ -98,10 +121,20 @@ def _directory(arguments: argparse.Namespace) -> Path:
 
 def _build(arguments: argparse.Namespace) -> int:
     directory = _directory(arguments)
+    if arguments.ray is not None and importlib.util.find_spec("ray") is None:
+        print("doublecorner: error: --ray needs Ray: pip install 'doublecorner[ray]'",
+              file=sys.stderr)
+        return EXIT_USAGE
     bar = _ProgressBar(f"egtb {arguments.pieces} pieces")
     try:
-        report = build(arguments.pieces, directory, check=not arguments.no_check,
-                       on_progress=bar)
+        if arguments.ray is not None:
+            from doublecorner.egtb.build_distributed import build_on_ray
+
+            report = build_on_ray(arguments.pieces, directory, check=not arguments.no_check,
+                                  address=arguments.ray or None, on_progress=bar)
+        else:
+            report = build(arguments.pieces, directory, check=not arguments.no_check,
+                           jobs=arguments.jobs, on_progress=bar)
     finally:
         bar.close()
     print(f"{len(report.built)} slices built, {len(report.loaded)} already there; "
@@ -134,7 +167,7 @@ def _probe(arguments: argparse.Namespace) -> int:
             tables = ensure_tables(directory, max_pieces=AUTO_BUILD_PIECES, on_progress=bar)
         else:
             tables = load_tables(directory, max_pieces=material.pieces)
-        result = tables.probe(position)
+        result = tables.probe(position, arguments.clock)
     except TableError as error:
         bar.close()
         print(f"doublecorner: {error}; build them with "
@@ -144,10 +177,14 @@ def _probe(arguments: argparse.Namespace) -> int:
     moves = [str(move) for move in result.best_moves]
     if arguments.json:
         print(json.dumps({"fen": position.fen(), "value": result.value.name.lower(),
-                          "dtc": result.dtc, "best_moves": moves}))
+                          "dtc": result.dtc, "dtz": result.dtz, "best_moves": moves}))
         return EXIT_OK
     side = position.turn.name.capitalize()
     print(f"{_VALUE_WORDS[result.value]} for {side} to move; {result.dtc} plies to conversion")
+    if result.dtz is not None:
+        verdict = ("won within the 40-move rule" if result.wins_within_the_rule(arguments.clock)
+                   else "the 40-move rule draws it with best defence")
+        print(f"{result.dtz} plies to the next man move or capture: {verdict}")
     print(f"best: {' '.join(moves) if moves else '(no moves)'}")
     return EXIT_OK
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from doublecorner.egtb import Tables
 from doublecorner.engine import Limit
 from doublecorner.match import (
     EnginePlayer,
+    ExternalEngine,
     GameRecord,
     Player,
     parse_engine,
@@ -123,6 +125,18 @@ def _load_tables(text: str | None) -> Tables | None:
     return tables
 
 
+def _declared_engines(arguments: argparse.Namespace,
+                      engines: dict[str, ExternalEngine]) -> dict[str, Any]:
+    """The ``--engine`` declarations the two players use, for the results header.
+
+    A resumed match must run the same programs with the same options, not just
+    programs of the same names.
+    """
+    used = {spec.partition(":")[0] for spec in (arguments.first, arguments.second)}
+    return {name: {"cmd": shlex.join(engine.command), "options": dict(engine.options)}
+            for name, engine in sorted(engines.items()) if name in used}
+
+
 def _resumed(arguments: argparse.Namespace, header: dict[str, Any],
              ballots: list[Ballot]) -> tuple[list[GameRecord], JournalWriter | None]:
     """The games already in ``--results`` (with ``--resume``) and the writer for the rest."""
@@ -159,12 +173,11 @@ def _match(arguments: argparse.Namespace) -> int:
     movetime = arguments.time or DEFAULT_SECONDS
     limit = Limit(depth=arguments.depth) if arguments.depth else Limit(time=movetime)
     tables = _load_tables(arguments.egtb)
+    engines = {engine.name: engine for engine in map(parse_engine, arguments.engine)}
     header = {"first": arguments.first, "second": arguments.second,
               "openings": f"{ballots[0].number}-{ballots[-1].number}",
               "time": None if arguments.depth else movetime, "depth": arguments.depth,
-              "egtb": tables is not None}
-
-    engines = {engine.name: engine for engine in map(parse_engine, arguments.engine)}
+              "egtb": tables is not None, "engines": _declared_engines(arguments, engines)}
 
     def factory(spec: str) -> Player:
         return parse_player(spec, default_limit=limit, movetime=movetime, engines=engines)

@@ -11,7 +11,13 @@ See :mod:`doublecorner.egtb.storage` for the file format and
 """
 
 from doublecorner.egtb.build import BuildReport, build, ensure_tables, verify
-from doublecorner.egtb.material import Material, build_order, materials, total_positions
+from doublecorner.egtb.material import (
+    Material,
+    build_levels,
+    build_order,
+    materials,
+    total_positions,
+)
 from doublecorner.egtb.probe import LOADED_PIECES, Probe, Tables, Value, load_tables
 from doublecorner.egtb.storage import default_directory
 from doublecorner.errors import TableError
@@ -25,6 +31,7 @@ __all__ = [
     "Tables",
     "Value",
     "build",
+    "build_levels",
     "build_order",
     "default_directory",
     "ensure_tables",

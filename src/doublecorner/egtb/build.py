@@ -1,14 +1,19 @@
 """The build driver: solve slice pairs in order, check them, write them; resume where left.
 
 Each mirror pair of slices (see :mod:`doublecorner.kernel.egtb_build`) is
-solved with every slice it converts into already in memory. A pair whose files
-are present and whole is loaded instead of rebuilt, so an interrupted build
-resumes at the first missing pair.
+solved with every slice it converts into already in memory. The pairs come in
+levels of equal pieces and men (:func:`build_levels`); the pairs of one level
+do not depend on each other, so ``jobs`` threads solve them side by side (and
+:mod:`doublecorner.egtb.build_distributed` spreads them over a Ray cluster). A
+pair whose files are present and whole is loaded instead of rebuilt, so an
+interrupted build resumes with the pairs it had not finished.
 """
 
 from __future__ import annotations
 
-import functools
+import concurrent.futures
+import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from doublecorner.egtb.material import Material, build_order, total_positions
+from doublecorner.egtb.material import Material, build_levels, build_order, total_positions
 from doublecorner.egtb.probe import Tables, load_tables
 from doublecorner.egtb.storage import SliceData, read_slice, write_slice
 from doublecorner.errors import TableError
@@ -32,6 +37,8 @@ from doublecorner.kernel.egtb_index import UNKNOWN
 
 CHUNK = 1 << 18  # positions per compiled call, between two progress reports
 MAX_PIECES = 6  # what the index and the material codes allow
+BYTES_PER_POSITION = 48  # solving a pair: its arrays, predecessor lists and slice copies
+MEMORY_SHARE = 0.8  # of the memory available when a level starts, for its pairs
 
 # on_progress(positions done, positions in all, slice being built)
 ProgressCallback = Callable[[int, int, str], None]
@@ -48,22 +55,33 @@ class BuildReport:
     seconds: float = 0.0
 
 
-@dataclass
-class _Pair:
-    """The arrays of a pair being solved, positions of its first slice first."""
+class Region:
+    """The arrays of positions solved together: a slice pair, or a block of one.
 
-    slices: tuple[Material, ...]
-    value: np.ndarray = field(init=False)
-    depth: np.ndarray = field(init=False)
+    ``region`` is what the compiled passes take (see
+    :mod:`doublecorner.kernel.egtb_build`): ``size_a`` positions of slice
+    ``material_a`` from ``base_a``, then ``size_b`` of its mirror from ``base_b``.
+    """
 
-    def __post_init__(self) -> None:
-        self.sizes = [material.size for material in self.slices]
-        self.size_a = self.sizes[0]
-        self.total = sum(self.sizes)
-        self.material_a = np.array(self.slices[0], np.int64)
-        self.material_b = np.array(self.slices[-1], np.int64)
+    def __init__(self, material_a: Material, material_b: Material, *, size_a: int,
+                 size_b: int, base_a: int = 0, base_b: int = 0) -> None:
+        self.size_a = size_a
+        self.total = size_a + size_b
+        self.material_a = np.array(material_a, np.int64)
+        self.material_b = np.array(material_b, np.int64)
+        self.region = np.array([size_a, base_a, base_b, size_b], np.int64)
         self.value = np.full(self.total, UNKNOWN, np.uint8)
         self.depth = np.zeros(self.total, np.int16)
+
+
+class _Pair(Region):
+    """A slice pair being solved, the positions of its first slice first."""
+
+    def __init__(self, slices: tuple[Material, ...]) -> None:
+        self.slices = slices
+        size_a = slices[0].size
+        size_b = slices[1].size if len(slices) > 1 else 0
+        super().__init__(slices[0], slices[-1], size_a=size_a, size_b=size_b)
 
     def parts(self) -> list[tuple[Material, slice]]:
         found = [(self.slices[0], slice(0, self.size_a))]
@@ -72,37 +90,36 @@ class _Pair:
         return found
 
 
-def _named(advance: Callable[[int, str], None], name: str, amount: int) -> None:
-    advance(amount, name)
-
-
 def _chunks(total: int) -> list[tuple[int, int]]:
     return [(start, min(start + CHUNK, total)) for start in range(0, total, CHUNK)]
 
 
-def _solve(pair: _Pair, tables: Tables, advance: Callable[[int], None]) -> int:
-    """Fill ``pair.value`` and ``pair.depth``; the largest DTC. Two passes of progress."""
+def solve_region(pair: Region, tables: Tables, advance: Callable[[int], None]) -> int:
+    """Fill ``pair.value`` and ``pair.depth``; the largest depth. Two passes of progress.
+
+    What ``pair`` converts into (for a block: every move but a king's step)
+    must be loaded in ``tables``.
+    """
     offsets, packed = tables.arrays()
     moves = np.empty((MOVE_ROWS, 4), np.int64)
     open_moves = np.zeros(pair.total, np.int16)
     has_draw = np.zeros(pair.total, np.bool_)
     in_degree = np.zeros(pair.total, np.int32)
     for start, stop in _chunks(pair.total):
-        if scan_pair(start, stop, pair.size_a, pair.material_a, pair.material_b, offsets,
+        if scan_pair(start, stop, pair.region, pair.material_a, pair.material_b, offsets,
                      packed, pair.value, pair.depth, open_moves, has_draw, in_degree,
                      moves) < 0:
             raise RuntimeError("egtb: a position has more moves than the move buffer")
         advance(stop - start)
+    # first[c + 1] starts at list c's first slot; fill_predecessors turns it into the offsets
     first = np.zeros(pair.total + 1, np.int64)
-    np.cumsum(in_degree, out=first[1:])
+    np.cumsum(in_degree[:-1], out=first[2:])
+    predecessors = np.empty(int(first[-1]) + int(in_degree[-1]), np.int32)
     del in_degree
-    cursor = first[:-1].copy()
-    predecessors = np.empty(int(first[-1]), np.int32)
     for start, stop in _chunks(pair.total):
-        fill_predecessors(start, stop, pair.size_a, pair.material_a, pair.material_b,
-                          pair.value, cursor, predecessors, moves)
+        fill_predecessors(start, stop, pair.region, pair.material_a, pair.material_b,
+                          pair.value, first, predecessors, moves)
         advance(stop - start)
-    del cursor
     return int(propagate(pair.value, pair.depth, open_moves, has_draw, first, predecessors,
                          np.empty(pair.total, np.int32)))
 
@@ -118,6 +135,22 @@ def _slice_data(pair: _Pair) -> list[SliceData]:
     return found
 
 
+def first_inconsistent(region: Region, tables: Tables) -> int:
+    """The first position of ``region`` whose value or depth its moves contradict, or -1.
+
+    Values are read from ``tables`` (the region's own too), depths from
+    ``region.depth`` (see ``check_pair``).
+    """
+    offsets, packed = tables.arrays()
+    moves = np.empty((MOVE_ROWS, 4), np.int64)
+    for start, stop in _chunks(region.total):
+        bad = int(check_pair(start, stop, region.region, region.material_a, region.material_b,
+                             offsets, packed, region.depth, moves))
+        if bad >= 0:
+            return bad
+    return -1
+
+
 def check_built_pair(pair: tuple[Material, ...], tables: Tables) -> None:
     """Check a loaded pair against the forward moves (see ``check_pair``).
 
@@ -125,65 +158,176 @@ def check_built_pair(pair: tuple[Material, ...], tables: Tables) -> None:
     """
     solved = _Pair(pair)
     solved.depth = np.concatenate([tables.dtc_array(material) for material in pair])
-    offsets, packed = tables.arrays()
-    moves = np.empty((MOVE_ROWS, 4), np.int64)
-    for start, stop in _chunks(solved.total):
-        bad = int(check_pair(start, stop, solved.size_a, solved.material_a, solved.material_b,
-                             offsets, packed, solved.depth, moves))
-        if bad >= 0:
-            material = pair[0] if bad < solved.size_a else pair[-1]
-            index = bad if bad < solved.size_a else bad - solved.size_a
-            raise TableError(f"slice {material.name}: position {index} is inconsistent")
+    bad = first_inconsistent(solved, tables)
+    if bad >= 0:
+        material = pair[0] if bad < solved.size_a else pair[-1]
+        index = bad if bad < solved.size_a else bad - solved.size_a
+        raise TableError(f"slice {material.name}: position {index} is inconsistent")
 
 
-def build(max_pieces: int, directory: Path, *, check: bool = True,
+def read_pair(directory: Path, pair: tuple[Material, ...]) -> list[SliceData]:
+    """The slices of ``pair`` if every one is on disk and whole, else an empty list."""
+    try:
+        return [read_slice(directory, material) for material in pair]
+    except TableError:
+        return []
+
+
+def solve_pair(pair: tuple[Material, ...], tables: Tables, directory: Path, *, check: bool,
+               advance: Callable[[int], None]) -> int:
+    """Solve one pair with what it converts into loaded in ``tables``; put it there and on disk.
+
+    Returns the pair's largest DTC. With ``check`` the pair is checked against
+    the forward moves before anything is written.
+
+    :raises TableError: the pair fails its check.
+    """
+    solving = _Pair(pair)
+    deepest = solve_region(solving, tables, advance)
+    slices = _slice_data(solving)
+    del solving
+    for data in slices:
+        tables.put(data)
+    if check:
+        check_built_pair(pair, tables)
+    for data in slices:
+        write_slice(directory, data)
+    return deepest
+
+
+def pair_memory(pair: tuple[Material, ...]) -> int:
+    """About the most bytes solving ``pair`` holds at once (``bench/egtb.py`` measures it)."""
+    return BYTES_PER_POSITION * sum(material.size for material in pair)
+
+
+def available_memory() -> int:
+    """Bytes the system can give without swapping (Linux's MemAvailable, else free pages)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+class _MemoryGate:
+    """Lets a pair start only while the pairs running leave room for it.
+
+    A pair larger than the whole budget still runs, alone, rather than never.
+    """
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self.running = 0
+        self.changed = threading.Condition()
+
+    def acquire(self, amount: int) -> None:
+        with self.changed:
+            self.changed.wait_for(
+                lambda: self.running == 0 or self.used + amount <= self.budget)
+            self.used += amount
+            self.running += 1
+
+    def release(self, amount: int) -> None:
+        with self.changed:
+            self.used -= amount
+            self.running -= 1
+            self.changed.notify_all()
+
+
+def build(max_pieces: int, directory: Path, *, check: bool = True, jobs: int = 1,
           on_progress: ProgressCallback | None = None) -> BuildReport:
     """Build (or finish) every slice of up to ``max_pieces`` pieces in ``directory``.
 
     With ``check``, each pair solved is checked against the forward moves
-    before it is written.
+    before it is written. ``jobs`` pairs of a level are solved at once, in
+    threads (the compiled passes release the GIL), as far as the memory the
+    system has left allows; the files are the same whatever ``jobs`` is.
 
-    :raises ValueError: ``max_pieces`` is not in 2..6.
+    :raises ValueError: ``max_pieces`` is not in 2..6, or ``jobs`` is below 1.
     :raises TableError: a slice fails its check.
     """
     if not 2 <= max_pieces <= MAX_PIECES:
         raise ValueError(f"pieces must be in 2..{MAX_PIECES}, not {max_pieces}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
     started = time.monotonic()
     report = BuildReport(positions=total_positions(max_pieces))
     tables = Tables(max_pieces)
-    done = 0
-
-    def advance(amount: int, name: str) -> None:
-        nonlocal done
-        done += amount
-        if on_progress is not None:
-            on_progress(done, 2 * report.positions, name)
-
-    for pair in build_order(max_pieces):
-        names = "/".join(material.name for material in pair)
-        try:
-            found = [read_slice(directory, material) for material in pair]
-        except TableError:
-            found = []
-        if found:
+    progress = _Progress(2 * report.positions, on_progress)
+    for level in build_levels(max_pieces):
+        missing = []
+        for pair in level:
+            found = read_pair(directory, pair)
+            if not found:
+                missing.append(pair)
+                continue
             for data in found:
                 tables.put(data)
             report.loaded.extend(material.name for material in pair)
-            advance(2 * sum(material.size for material in pair), names)
-            continue
-        solving = _Pair(pair)
-        deepest = _solve(solving, tables, functools.partial(_named, advance, names))
-        report.deepest_dtc = max(report.deepest_dtc, deepest)
-        slices = _slice_data(solving)
-        for data in slices:
-            tables.put(data)
-        if check:
-            check_built_pair(pair, tables)
-        for data in slices:
-            write_slice(directory, data)
-        report.built.extend(material.name for material in pair)
+            progress.advance(2 * sum(material.size for material in pair), _names(pair))
+        if jobs == 1 or len(missing) < 2:
+            deepest = [_solve_counted(pair, tables, directory, check, progress)
+                       for pair in missing]
+        else:
+            deepest = _solve_in_threads(missing, tables, directory, check, progress, jobs)
+        report.deepest_dtc = max([report.deepest_dtc, *deepest])
+        report.built.extend(material.name for pair in missing for material in pair)
     report.seconds = time.monotonic() - started
     return report
+
+
+def _names(pair: tuple[Material, ...]) -> str:
+    return "/".join(material.name for material in pair)
+
+
+class _Progress:
+    """Positions done over all, reported from any thread."""
+
+    def __init__(self, total: int, on_progress: ProgressCallback | None) -> None:
+        self.total = total
+        self.done = 0
+        self.on_progress = on_progress
+        self.lock = threading.Lock()
+
+    def advance(self, amount: int, name: str) -> None:
+        with self.lock:
+            self.done += amount
+            if self.on_progress is not None:
+                self.on_progress(self.done, self.total, name)
+
+
+def _solve_counted(pair: tuple[Material, ...], tables: Tables, directory: Path, check: bool,
+                   progress: _Progress) -> int:
+    name = _names(pair)
+    return solve_pair(pair, tables, directory, check=check,
+                      advance=lambda amount: progress.advance(amount, name))
+
+
+def _solve_in_threads(pairs: list[tuple[Material, ...]], tables: Tables, directory: Path,
+                      check: bool, progress: _Progress, jobs: int) -> list[int]:
+    """Solve the pairs of one level in ``jobs`` threads, largest first, within the memory."""
+    gate = _MemoryGate(int(MEMORY_SHARE * available_memory()))
+
+    def run(pair: tuple[Material, ...]) -> int:
+        amount = pair_memory(pair)
+        gate.acquire(amount)
+        try:
+            return _solve_counted(pair, tables, directory, check, progress)
+        finally:
+            gate.release(amount)
+
+    with concurrent.futures.ThreadPoolExecutor(jobs, thread_name_prefix="egtb") as pool:
+        futures = [pool.submit(run, pair) for pair in pairs]
+        try:
+            return [future.result() for future in futures]
+        except BaseException:
+            for future in futures:  # pairs already running finish and are kept
+                future.cancel()
+            raise
 
 
 def verify(max_pieces: int, directory: Path,

@@ -93,6 +93,23 @@ def build_order(max_pieces: int) -> list[tuple[Material, ...]]:
     return pairs
 
 
+def build_levels(max_pieces: int) -> list[list[tuple[Material, ...]]]:
+    """:func:`build_order` cut into levels of the same (pieces, men), largest pair first.
+
+    No pair converts into a pair of its own level (a conversion loses a piece
+    or a man), so the pairs of a level can be solved at the same time once
+    every earlier level is done.
+
+    >>> [[[m.name for m in pair] for pair in level] for level in build_levels(2)]
+    [[['0101']], [['0110', '1001']], [['1010']]]
+    """
+    levels: dict[tuple[int, int], list[tuple[Material, ...]]] = {}
+    for pair in build_order(max_pieces):
+        levels.setdefault((pair[0].pieces, pair[0].men), []).append(pair)
+    return [sorted(level, key=lambda pair: -sum(m.size for m in pair))
+            for level in levels.values()]
+
+
 def total_positions(max_pieces: int) -> int:
     """Placements with at most ``max_pieces`` pieces: the number of stored positions.
 

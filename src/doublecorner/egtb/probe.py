@@ -5,11 +5,11 @@ the tables keep the **distance to conversion** (DTC): the plies until a capture
 or a crowning (each of which restarts the 40-move count) takes the game into
 another slice, or until it ends, with best play. :meth:`Tables.best_moves` in a
 won position picks the moves of smallest DTC, so each slice is left after at
-most DTC plies. Where the DTC is below 80 plies, a won ending played from a
-fresh 40-move count is never drawn by that rule. Measured (``bench/egtb.py``):
-the largest DTC is 73 plies up to 4 pieces, so the guarantee holds there; up to
-5 pieces it is 110, so a few 5-piece wins need a metric that also counts man
-moves as progress (they restart the 40-move count too) or a search.
+most DTC plies. Where the DTC fits in what the 40-move count leaves, a won
+ending is never drawn by that rule. Where it does not (the largest DTC is 73
+plies up to 4 pieces, 110 up to 5), :meth:`Tables.probe` given the count
+plays by the distance to the next man move or capture instead
+(:mod:`doublecorner.egtb.dtz`), which restarts the count as well.
 
 A compiled search probes with :func:`doublecorner.kernel.egtb_index.egtb_value`
 and the two arrays of :meth:`Tables.arrays`, loaded once and passed down as
@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,8 +36,12 @@ from doublecorner.kernel.egtb_index import (
     flip_board,
     rank_position,
 )
+from doublecorner.kernel.scores import FORTY_MOVE_PLIES
 from doublecorner.move import Move
 from doublecorner.position import Position
+
+if TYPE_CHECKING:
+    from doublecorner.egtb.dtz import DtzProber
 
 # The most pieces of the tables that are loaded for play and analysis: what
 # 'egtb build' makes in reasonable time (missing slices are simply not probed).
@@ -58,6 +63,19 @@ class Probe:
     value: Value
     dtc: int  # plies to conversion with best play (0 for a draw)
     best_moves: tuple[Move, ...]
+    # Plies to the next move that restarts the 40-move count (see doublecorner.egtb.dtz);
+    # worked out only for a win whose DTC does not fit in what the count leaves.
+    dtz: int | None = None
+
+    def wins_within_the_rule(self, halfmove_clock: int) -> bool:
+        """Whether a won position stays won under the 40-move rule with ``best_moves``.
+
+        False for a draw or a loss, and for a win the count would draw first.
+        """
+        if self.value != Value.WIN:
+            return False
+        distance = self.dtc if self.dtz is None else self.dtz
+        return halfmove_clock + distance < FORTY_MOVE_PLIES
 
 
 def _black_to_move(black: int, white: int, kings: int, turn: int) -> tuple[int, int, int]:
@@ -84,6 +102,7 @@ class Tables:
         self._offsets = np.full(MATERIAL_CODES, -1, np.int64)
         self._packed = np.zeros(start // 4, np.uint8)
         self._dtc: dict[Material, np.ndarray] = {}
+        self._dtz: DtzProber | None = None  # made on first use
 
     def put(self, data: SliceData) -> None:
         """Add (or replace) one slice."""
@@ -91,6 +110,7 @@ class Tables:
         self._packed[start // 4:start // 4 + data.packed.shape[0]] = data.packed
         self._dtc[data.material] = data.dtc
         self._offsets[data.material.code] = start
+        self._dtz = None  # its solved blocks may rest on the slice replaced
 
     def has(self, material: Material) -> bool:
         """Whether the slice of ``material`` is loaded."""
@@ -143,6 +163,25 @@ class Tables:
             raise TableError(f"no table loaded for {position.fen()}")
         return int(table[rank_position(black, white, kings)])
 
+    def dtz(self, position: Position) -> int:
+        """Plies to the next capture, crowning or man move with best play; 0 for a draw.
+
+        Those are the moves that restart the 40-move count (see
+        :mod:`doublecorner.egtb.dtz`; a position with men solves its block,
+        a fraction of a second, kept for the next probes).
+
+        :raises TableError: no loaded slice holds the position or a move from it.
+        """
+        black, white, kings = _black_to_move(position.black, position.white, position.kings,
+                                             int(position.turn))
+        if black == 0 or white == 0:
+            return 0
+        if self._dtz is None:
+            from doublecorner.egtb.dtz import DtzProber
+
+            self._dtz = DtzProber(self)
+        return self._dtz.dtz(black, white, kings)
+
     def move_values(self, position: Position) -> list[tuple[Move, Value, int]]:
         """Each legal move with the value and DTC it leaves *the opponent*.
 
@@ -160,33 +199,68 @@ class Tables:
                          0 if converts else self.dtc(child)))
         return rows
 
-    def probe(self, position: Position) -> Probe:
+    def probe(self, position: Position, halfmove_clock: int = 0) -> Probe:
         """Value, DTC and best moves of ``position``.
 
         Best moves: in a win, the winning moves of smallest DTC (progress that
-        the 40-move rule cannot undo); in a loss, the moves that hold out
-        longest; in a draw, the moves that keep the draw.
+        the 40-move rule cannot undo) while the DTC fits in what the count
+        leaves after ``halfmove_clock`` plies without a man move or capture;
+        past that, the winning moves of smallest DTZ (restart the count
+        soonest; ties by DTC). In a loss, the moves that hold out longest; in a
+        draw, the moves that keep the draw.
 
         :raises TableError: no loaded slice holds the position or a child of it.
         """
         value = self.value(position)
+        dtc = self.dtc(position)
+        if value == Value.WIN and halfmove_clock + dtc >= FORTY_MOVE_PLIES:
+            return self._probe_by_dtz(position, dtc)
         rows = self.move_values(position)
         if value == Value.WIN:
-            good = [(dtc, move) for move, after, dtc in rows if after == Value.LOSS]
-            target = min(dtc for dtc, _ in good)
+            good = [(after_dtc, move) for move, after, after_dtc in rows if after == Value.LOSS]
+            target = min(after_dtc for after_dtc, _ in good)
         elif value == Value.LOSS:
-            good = [(dtc, move) for move, _, dtc in rows]
-            target = max((dtc for dtc, _ in good), default=0)
+            good = [(after_dtc, move) for move, _, after_dtc in rows]
+            target = max((after_dtc for after_dtc, _ in good), default=0)
         else:
             good = [(0, move) for move, after, _ in rows if after == Value.DRAW]
             target = 0
-        best = tuple(sorted((move for dtc, move in good if dtc == target),
+        best = tuple(sorted((move for after_dtc, move in good if after_dtc == target),
                             key=lambda move: move.path))
-        return Probe(value, self.dtc(position), best)
+        return Probe(value, dtc, best)
+
+    def _probe_by_dtz(self, position: Position, dtc: int) -> Probe:
+        """A win probed by DTZ: the winning moves that restart the 40-move count soonest."""
+        ranked = []
+        for move, after, after_dtc in self.move_values(position):
+            if after != Value.LOSS:
+                continue
+            child = _after(position, move)
+            after_dtz = 0 if _restarts_count(position, child) else self.dtz(child)
+            ranked.append(((after_dtz, after_dtc), move))
+        target = min(key for key, _ in ranked)
+        best = tuple(sorted((move for key, move in ranked if key == target),
+                            key=lambda move: move.path))
+        return Probe(Value.WIN, dtc, best, dtz=target[0] + 1)
 
     def best_moves(self, position: Position) -> tuple[Move, ...]:
         """The best moves of ``position`` (see :meth:`probe`)."""
         return self.probe(position).best_moves
+
+
+def _after(position: Position, move: Move) -> Position:
+    for black, white, kings, key in generate_moves(position.black, position.white,
+                                                   position.kings, int(position.turn)).tolist():
+        if key == move._key:
+            return Position(black, white, kings, position.turn.opponent)
+    raise ValueError(f"{move} is not a move of {position.fen()}")
+
+
+def _restarts_count(before: Position, after: Position) -> bool:
+    """Whether the move from ``before`` to ``after`` moved a man or captured."""
+    return ((before.black & ~before.kings) != (after.black & ~after.kings)
+            or (before.white & ~before.kings) != (after.white & ~after.kings)
+            or (before.black | before.white).bit_count() != (after.black | after.white).bit_count())
 
 
 def load_tables(directory: Path, *, max_pieces: int) -> Tables:

@@ -30,7 +30,6 @@ from doublecorner.kernel.hashing import zobrist_key
 from doublecorner.kernel.movegen import generate_moves
 from doublecorner.kernel.ordering import HISTORY_SIZE
 from doublecorner.kernel.scores import (
-    FORTY_MOVE_PLIES,
     INFINITE,
     MATE,
     MAX_PLY,
@@ -303,18 +302,19 @@ class Engine:
                       started: float) -> SearchResult | None:
         """The tables' move at the root, where they hold the position and can be trusted.
 
-        A won position is answered from the tables only if its distance to
-        conversion fits in what the 40-move count leaves; otherwise it is searched.
+        A won position is answered from the tables only if the tables' moves
+        win before the 40-move count runs out (its distance to conversion, or
+        else to the next man move or capture, fits); otherwise it is searched.
         """
         tables = self.tables
         pieces = (position.black | position.white).bit_count()
         if tables is None or pieces > tables.max_pieces or not tables.covers(position):
             return None
         try:
-            probe = tables.probe(position)
+            probe = tables.probe(position, halfmove_clock)
         except TableError:  # a child's slice is missing
             return None
-        if probe.value == Value.WIN and halfmove_clock + probe.dtc >= FORTY_MOVE_PLIES:
+        if probe.value == Value.WIN and not probe.wins_within_the_rule(halfmove_clock):
             return None
         if not probe.best_moves:
             return None

@@ -7,7 +7,10 @@ the mirrored material). Every other move *converts*: it leads into a slice with
 fewer pieces or fewer men, solved earlier and loaded in ``offsets``/``packed``.
 
 Positions of the pair are numbered ``0 .. size_a - 1`` for slice A and
-``size_a ..`` for its mirror B (no B when A is its own mirror).
+``size_a ..`` for its mirror B (no B when A is its own mirror). The same passes
+solve a *block* (see ``REGION_FIELDS``) for :mod:`doublecorner.egtb.dtz`: there
+only king moves stay inside, so the distance found is to the next capture,
+crowning or man move, each of which restarts the 40-move count.
 
 Why a retrograde over a stored move graph rather than a predecessor generator
 or forward iteration: the forward generator is the only one the rules have,
@@ -19,8 +22,8 @@ positions that move into it (the predecessor lists, a CSR array). A breadth-
 first pass then settles the rest in order of distance, which also gives the
 **distance to conversion** (DTC): the plies until the game leaves the pair
 (a capture or a crowning, into a position of the same value) or ends. Memory
-is one int32 per in-pair move; that suits up to 5 pieces (about 200 MB at
-most) and is what must change for 6.
+is one int32 per in-pair move: about 40 bytes a position of the pair in all,
+some 9 GB for the largest 6-piece pair (218 million positions).
 """
 
 from __future__ import annotations
@@ -46,25 +49,38 @@ MOVE_ROWS = 128  # rows of the move buffer; far above the moves of a 6-piece pos
 NOT_IN_PAIR = -1
 
 
+# A region is what one solve settles: a slice pair, or a *block* of it (the
+# placements of the kings with the men standing still, and its mirror block).
+# ``region`` = (size_a, base_a, base_b, size_b): positions base_a .. of slice A
+# are region positions 0 .. size_a - 1, positions base_b .. of slice B follow.
+# The kings are the lowest digits of a slice index, so a block is a run of it.
+REGION_FIELDS = 4
+
+
 @kernel_inline
-def _pair_position(position: int, size_a: int, material_a: np.ndarray,
+def _pair_position(position: int, region: np.ndarray, material_a: np.ndarray,
                    material_b: np.ndarray) -> tuple[int, int, int]:
+    size_a = region[0]
     if position < size_a:
-        return unrank_position(position, material_a[0], material_a[1], material_a[2],
-                               material_a[3])
-    return unrank_position(position - size_a, material_b[0], material_b[1], material_b[2],
-                           material_b[3])
+        return unrank_position(region[1] + position, material_a[0], material_a[1],
+                               material_a[2], material_a[3])
+    return unrank_position(region[2] + position - size_a, material_b[0], material_b[1],
+                           material_b[2], material_b[3])
 
 
 @kernel_inline
-def _child_in_pair(black: int, white: int, kings: int, size_a: int, code_a: int,
+def _child_in_pair(black: int, white: int, kings: int, region: np.ndarray, code_a: int,
                    code_b: int) -> int:
-    """The pair number of a Black-to-move child, or NOT_IN_PAIR."""
+    """The region number of a Black-to-move child, or NOT_IN_PAIR."""
     code = position_material_code(black, white, kings)
-    if code == code_a:
-        return rank_position(black, white, kings)
-    if code == code_b:
-        return size_a + rank_position(black, white, kings)
+    if code != code_a and code != code_b:
+        return NOT_IN_PAIR
+    rank = int(rank_position(black, white, kings))
+    size_a, base_a, base_b, size_b = int(region[0]), int(region[1]), int(region[2]), int(region[3])
+    if code == code_a and base_a <= rank < base_a + size_a:
+        return rank - base_a
+    if code == code_b and base_b <= rank < base_b + size_b:
+        return size_a + rank - base_b
     return NOT_IN_PAIR
 
 
@@ -81,7 +97,7 @@ def _children(black: int, white: int, kings: int, moves: np.ndarray) -> int:
 
 
 @kernel_no_alloc
-def scan_pair(start: int, stop: int, size_a: int, material_a: np.ndarray,
+def scan_pair(start: int, stop: int, region: np.ndarray, material_a: np.ndarray,
               material_b: np.ndarray, offsets: np.ndarray, packed: np.ndarray,
               value: np.ndarray, depth: np.ndarray, open_moves: np.ndarray,
               has_draw: np.ndarray, in_degree: np.ndarray, moves: np.ndarray) -> int:
@@ -96,7 +112,7 @@ def scan_pair(start: int, stop: int, size_a: int, material_a: np.ndarray,
     code_a = _code(material_a)
     code_b = _code(material_b)
     for position in range(start, stop):
-        black, white, kings = _pair_position(position, size_a, material_a, material_b)
+        black, white, kings = _pair_position(position, region, material_a, material_b)
         count = _children(black, white, kings, moves)
         if count < 0:
             return -1
@@ -108,7 +124,7 @@ def scan_pair(start: int, stop: int, size_a: int, material_a: np.ndarray,
         drawn = False
         inside = 0
         for row in range(count):
-            child = _child_in_pair(moves[row, 0], moves[row, 1], moves[row, 2], size_a,
+            child = _child_in_pair(moves[row, 0], moves[row, 1], moves[row, 2], region,
                                    code_a, code_b)
             moves[row, 3] = child  # the route key is not needed; this saves ranking again
             if child != NOT_IN_PAIR:
@@ -142,29 +158,32 @@ def _code(material: np.ndarray) -> int:
 
 
 @kernel_no_alloc
-def fill_predecessors(start: int, stop: int, size_a: int, material_a: np.ndarray,
-                      material_b: np.ndarray, value: np.ndarray, cursor: np.ndarray,
+def fill_predecessors(start: int, stop: int, region: np.ndarray, material_a: np.ndarray,
+                      material_b: np.ndarray, value: np.ndarray, first: np.ndarray,
                       predecessors: np.ndarray, moves: np.ndarray) -> int:
     """Second pass: append each unsettled position to the lists of its in-pair children.
 
-    ``cursor[c]`` starts at the first slot of child ``c``'s list (the prefix sums
-    of ``in_degree``) and advances as the list fills.
+    ``first[c + 1]`` starts at the first slot of child ``c``'s list and serves
+    as its fill cursor; once every list is full it holds the end of that list,
+    which is where list ``c + 1`` starts, so ``first`` becomes the CSR offsets
+    (list ``c`` is ``first[c] .. first[c + 1] - 1``) without a second array of
+    cursors, which at 6 pieces would cost 1.7 GB.
     """
     code_a = _code(material_a)
     code_b = _code(material_b)
     for position in range(start, stop):
         if value[position] != UNKNOWN:
             continue
-        black, white, kings = _pair_position(position, size_a, material_a, material_b)
+        black, white, kings = _pair_position(position, region, material_a, material_b)
         count = _children(black, white, kings, moves)
         if count < 0:
             return -1
         for row in range(count):
-            child = _child_in_pair(moves[row, 0], moves[row, 1], moves[row, 2], size_a,
+            child = _child_in_pair(moves[row, 0], moves[row, 1], moves[row, 2], region,
                                    code_a, code_b)
             if child != NOT_IN_PAIR:
-                predecessors[cursor[child]] = position
-                cursor[child] += 1
+                predecessors[first[child + 1]] = position
+                first[child + 1] += 1
     return 0
 
 
@@ -215,7 +234,7 @@ def propagate(value: np.ndarray, depth: np.ndarray, open_moves: np.ndarray,
 
 
 @kernel_no_alloc
-def check_pair(start: int, stop: int, size_a: int, material_a: np.ndarray,
+def check_pair(start: int, stop: int, region: np.ndarray, material_a: np.ndarray,
                material_b: np.ndarray, offsets: np.ndarray, packed: np.ndarray,
                depth: np.ndarray, moves: np.ndarray) -> int:
     """Check built values against the forward moves; the first bad position, or -1.
@@ -231,7 +250,7 @@ def check_pair(start: int, stop: int, size_a: int, material_a: np.ndarray,
     code_a = _code(material_a)
     code_b = _code(material_b)
     for position in range(start, stop):
-        black, white, kings = _pair_position(position, size_a, material_a, material_b)
+        black, white, kings = _pair_position(position, region, material_a, material_b)
         own = stored_value(black, white, kings, offsets, packed)
         count = _children(black, white, kings, moves)
         if count < 0:
@@ -242,7 +261,7 @@ def check_pair(start: int, stop: int, size_a: int, material_a: np.ndarray,
         for row in range(count):
             child_black, child_white, child_kings = moves[row, 0], moves[row, 1], moves[row, 2]
             outcome = stored_value(child_black, child_white, child_kings, offsets, packed)
-            child = _child_in_pair(child_black, child_white, child_kings, size_a, code_a,
+            child = _child_in_pair(child_black, child_white, child_kings, region, code_a,
                                    code_b)
             child_depth = 0 if child == NOT_IN_PAIR else int(depth[child])
             if outcome == LOSS:

@@ -1,0 +1,238 @@
+"""Random-play speed of doublecorner's environments beside OpenSpiel's checkers.
+
+Usage::
+
+    python bench/envs.py              # about half a minute
+    python bench/envs.py --quick      # a smoke run of a few seconds
+    python bench/envs.py --no-peers   # doublecorner only
+    python bench/envs.py --json       # one JSON document on stdout instead of the table
+
+Every loop plays whole games from the start position with uniformly random
+legal choices, for a fixed time, and counts actions (a multi-jump is one
+action per jump in both libraries) and games. The loops, in this interpreter:
+
+* ``Board``: ``legal_moves``, ``push`` of a random whole move and ``outcome()``:
+  the rules kernel alone, one action per move;
+* ``ActionGame``: ``legal_actions()`` and ``play()``: the per-jump actions
+  without observations;
+* ``DoubleCornerAEC``: ``last()`` (observation planes and action mask) and
+  ``step()`` for both agents: what a PettingZoo learner pays per step;
+* ``DoubleCornerEnv``: ``step()`` against the random opponent, whose reply is
+  made inside the agent's step (so a step counts one or two moves).
+
+OpenSpiel (``pyspiel.load_game("checkers")``, C++ with Python bindings) runs in
+its own virtualenv, ``bench/.venvs/open-spiel``, created on first use by
+``bench/perft.py``'s machinery, through ``bench/peers/open_spiel_env_worker.py``:
+once bare (``legal_actions`` and ``apply_action``) and once ``observed`` (with
+``observation_tensor`` and ``legal_actions_mask``, as a learner reads them).
+Its games follow its own rules (its own draw rule and a 1000-action cap), so
+games/s compares less well than actions/s. Ratios: doublecorner's loops without
+observations against OpenSpiel bare, the environments against OpenSpiel observed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH_DIR))
+
+import numpy as np  # noqa: E402
+
+from doublecorner import Board  # noqa: E402
+from doublecorner.envs import ActionGame, DoubleCornerAEC, DoubleCornerEnv  # noqa: E402
+from perft import PEERS, PeerError, ensure_venv, format_table, progress  # noqa: E402
+
+FULL_SECONDS = 4.0  # per loop
+QUICK_SECONDS = 0.5
+PEER_TIMEOUT = 300.0
+WORKER = BENCH_DIR / "peers" / "open_spiel_env_worker.py"
+
+
+@dataclass(frozen=True)
+class Result:
+    """One timed loop of random games."""
+
+    name: str
+    loop: str
+    games: int
+    actions: int
+    seconds: float
+    observed: bool  # whether each step built what a learner reads (planes, mask)
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+
+def board_game(rng: random.Random) -> int:
+    board = Board()
+    while board.outcome() is None:
+        board.push(rng.choice(list(board.legal_moves)))
+    return len(board.move_stack)
+
+
+def action_game(rng: random.Random) -> int:
+    game = ActionGame()
+    actions = 0
+    while game.outcome() is None:
+        game.play(rng.choice(list(game.legal_actions())))
+        actions += 1
+    return actions
+
+
+def aec_game(rng: random.Random, env: DoubleCornerAEC) -> int:
+    env.reset()
+    actions = 0
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        actions += 1
+    return actions
+
+
+def gym_game(rng: random.Random, env: DoubleCornerEnv) -> int:
+    observation, _ = env.reset(seed=rng.randrange(2**32))
+    actions = 0
+    while True:
+        action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+        observation, _, terminated, truncated, _ = env.step(action)
+        actions += 1
+        if terminated or truncated:
+            return actions
+
+
+def timed(name: str, loop: str, play: Callable[[random.Random], int], seconds: float, *,
+          observed: bool) -> Result:
+    """Whole random games until ``seconds`` have passed."""
+    progress(f"{name}: {loop} ...")
+    rng = random.Random(0)
+    play(rng)  # warm-up: loads the kernel, not timed
+    games = actions = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        actions += play(rng)
+        games += 1
+        elapsed = time.perf_counter() - start
+    return Result(name, loop, games, actions, elapsed, observed)
+
+
+def bench_ours(seconds: float) -> list[Result]:
+    aec, gym = DoubleCornerAEC(), DoubleCornerEnv(opponent="random")
+    return [
+        timed("doublecorner", "Board: push a random move", board_game, seconds, observed=False),
+        timed("doublecorner", "ActionGame: play a random action", action_game, seconds,
+              observed=False),
+        timed("doublecorner", "DoubleCornerAEC: last() + step()",
+              lambda rng: aec_game(rng, aec), seconds, observed=True),
+        timed("doublecorner", "DoubleCornerEnv: step() vs random",
+              lambda rng: gym_game(rng, gym), seconds, observed=True),
+    ]
+
+
+def bench_open_spiel(seconds: float) -> list[Result]:
+    """OpenSpiel's two loops, run by the worker in OpenSpiel's virtualenv.
+
+    :raises PeerError: the virtualenv or the worker failed.
+    """
+    peer = next(peer for peer in PEERS if peer.name == "open-spiel")
+    python = ensure_venv(peer)
+    progress("open-spiel: bare and observed ...")
+    command = [str(python), "-E", "-s", str(WORKER), "--seconds", str(seconds)]
+    try:
+        completed = subprocess.run(command, capture_output=True, text=True,
+                                   timeout=PEER_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired as error:
+        raise PeerError(f"timed out after {PEER_TIMEOUT:.0f} s") from error
+    if completed.returncode != 0:
+        lines = [line for line in completed.stderr.splitlines() if line.strip()]
+        raise PeerError(f"worker exited {completed.returncode}: {lines[-1] if lines else ''}")
+    try:
+        records = json.loads(completed.stdout.strip().splitlines()[-1])
+        return [Result(f"{record['name']} {peer.requirement.split('==')[1]}",
+                       "State: " + ("apply a random action" if record["loop"] == "bare"
+                                    else "observation + mask + apply"),
+                       int(record["games"]), int(record["actions"]), float(record["seconds"]),
+                       record["loop"] == "observed")
+                for record in records]
+    except (IndexError, KeyError, TypeError, ValueError) as error:
+        raise PeerError(f"unreadable worker output: {completed.stdout[-200:]!r}") from error
+
+
+def ratio(result: Result, peers: Sequence[Result]) -> str:
+    """How many times more actions per second than OpenSpiel's loop of the same kind."""
+    other = next((peer for peer in peers if peer.observed == result.observed), None)
+    if other is None:
+        return "-"
+    value = result.actions_per_second / other.actions_per_second
+    return f"{value:.2f}x"
+
+
+def format_text(ours: Sequence[Result], peers: Sequence[Result], failure: str | None) -> str:
+    header = ["implementation", "loop", "games", "actions", "seconds", "actions/s", "games/s",
+              "vs OpenSpiel"]
+    rows = [header] + [
+        [result.name, result.loop, f"{result.games:,}", f"{result.actions:,}",
+         f"{result.seconds:.2f}", f"{result.actions_per_second:,.0f}",
+         f"{result.games_per_second:,.1f}", ratio(result, peers) if result in ours else ""]
+        for result in [*ours, *peers]
+    ]
+    lines = ["random play from the start position, whole games", ""]
+    lines += format_table(rows, numeric={2, 3, 4, 5, 6, 7})
+    lines += ["", "vs OpenSpiel: actions/s over OpenSpiel's loop of the same kind (with or "
+              "without observations).",
+              "A DoubleCornerEnv step also makes the random opponent's reply: its games/s "
+              "compares with the AEC loop's."]
+    if failure:
+        lines += ["", f"not measured: open-spiel: {failure}"]
+    return "\n".join(lines)
+
+
+def format_json(ours: Sequence[Result], peers: Sequence[Result], failure: str | None) -> str:
+    def record(result: Result) -> dict[str, Any]:
+        return dict(asdict(result), actions_per_second=result.actions_per_second,
+                    games_per_second=result.games_per_second)
+
+    return json.dumps({"results": [record(result) for result in [*ours, *peers]],
+                       "failure": failure}, indent=2)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="half a second per loop")
+    parser.add_argument("--no-peers", action="store_true", help="measure doublecorner only")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    arguments = parser.parse_args(argv)
+    seconds = QUICK_SECONDS if arguments.quick else FULL_SECONDS
+    ours = bench_ours(seconds)
+    peers: list[Result] = []
+    failure = None
+    if not arguments.no_peers:
+        try:
+            peers = bench_open_spiel(seconds)
+        except (PeerError, OSError) as error:
+            failure = str(error)
+            progress(f"open-spiel: skipped ({error})")
+    print((format_json if arguments.json else format_text)(ours, peers, failure))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

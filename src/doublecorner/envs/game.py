@@ -1,0 +1,180 @@
+"""A game played one action (a step or one jump) at a time, on top of :class:`Board`.
+
+The board's legal moves are the only rules: the legal actions in the middle of
+a multi-jump are the next hops of the legal moves whose paths begin with the
+squares visited so far. When the squares visited are a whole legal move, it is
+pushed on the board and the turn passes; a capture that crowns a man ends
+there because the board lists no longer path.
+
+>>> game = ActionGame(Board("B:W14,23:B9"))
+>>> game.play(33), game.path, game.turn
+(None, (9, 18), <Color.BLACK: 0>)
+>>> game.play(69), game.turn
+(Move(9, 18, 27), <Color.WHITE: 1>)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from doublecorner.board import Board
+from doublecorner.color import Color
+from doublecorner.envs.actions import (
+    ACTION_COUNT,
+    IllegalActionError,
+    check_action,
+    describe_action,
+    hop_action,
+)
+from doublecorner.move import Move
+from doublecorner.outcome import Outcome
+from doublecorner.squares import JUMPED_SQUARE, Square
+
+Hop = tuple[Square, Square]  # the squares one step or one jump goes from and to
+
+
+class ActionGame:
+    """A :class:`Board` and the move in progress on it, driven by actions.
+
+    ``board`` holds the completed moves; ``path`` the squares visited by the
+    move in progress, origin first (empty between moves).
+    """
+
+    __slots__ = ("_candidates", "_legal", "board", "path")
+
+    def __init__(self, board: Board | None = None) -> None:
+        self.board = board if board is not None else Board()
+        self.path: tuple[Square, ...] = ()
+        self._candidates: list[Move] | None = None  # legal moves that begin with path
+        self._legal: dict[int, Hop] | None = None  # each legal action and its hop
+
+    def copy(self) -> ActionGame:
+        """A copy: its own board (with the history) and the same move in progress."""
+        game = ActionGame(self.board.copy())
+        game.path, game._candidates, game._legal = self.path, self._candidates, self._legal
+        return game
+
+    @property
+    def turn(self) -> Color:
+        """The side to act (it keeps acting until its move is complete)."""
+        return self.board.turn
+
+    @property
+    def is_jumping(self) -> bool:
+        """Whether a multi-jump is in progress: the same side must act again."""
+        return bool(self.path)
+
+    def captured(self) -> tuple[Square, ...]:
+        """The squares jumped over so far by the move in progress."""
+        path = self.path
+        return tuple(JUMPED_SQUARE[path[index], path[index + 1]]
+                     for index in range(len(path) - 1))
+
+    def push(self, move: Move) -> None:
+        """Make a whole ``move`` at once (how an opponent that is not an agent plays).
+
+        :raises IllegalActionError: a move is in progress.
+        :raises IllegalMoveError: ``move`` is not legal; nothing changes.
+        """
+        if self.path:
+            raise IllegalActionError(
+                f"cannot push {move} in {self.board.fen()}: {self.turn} is in the middle of "
+                f"the jump {'x'.join(map(str, self.path))}")
+        self.board.push(move)
+        self._candidates = self._legal = None
+
+    def bitboards(self) -> tuple[int, int, int]:
+        """Black's, White's and the kings' bitboards, the move in progress made so far.
+
+        The moving piece stands on the square it has reached and the pieces it
+        has jumped are gone (see :meth:`captured`).
+        """
+        position = self.board.position()
+        black, white, kings = position.black, position.white, position.kings
+        if not self.path:
+            return black, white, kings
+        moved = 1 << (self.path[0] - 1) | 1 << (self.path[-1] - 1)
+        if kings >> (self.path[0] - 1) & 1:
+            kings ^= moved
+        if self.turn is Color.BLACK:
+            black ^= moved
+        else:
+            white ^= moved
+        jumped = sum(1 << (square - 1) for square in self.captured())
+        return black & ~jumped, white & ~jumped, kings & ~jumped
+
+    def legal_actions(self) -> dict[int, Hop]:
+        """Each legal action and its hop: the squares the piece goes from and to."""
+        return dict(self._legal_hops())
+
+    def _legal_hops(self) -> dict[int, Hop]:
+        legal = self._legal
+        if legal is None:
+            start = len(self.path) - 1 if self.path else 0
+            turn = self.board.turn
+            legal = {}
+            for move in self._moves():
+                hop = move.path[start], move.path[start + 1]
+                legal[hop_action(*hop, turn)] = hop
+            self._legal = legal
+        return legal
+
+    def action_mask(self) -> np.ndarray:
+        """A 0/1 ``int8`` vector of length 128: which actions are legal now."""
+        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        mask[list(self._legal_hops())] = 1
+        return mask
+
+    def _moves(self) -> list[Move]:
+        if self._candidates is None:
+            self._candidates = list(self.board.legal_moves)
+        return self._candidates
+
+    def play(self, action: object) -> Move | None:
+        """Make the hop ``action`` names; return the move if it completes one, else ``None``.
+
+        :raises InvalidActionError: ``action`` is not an integer 0-127.
+        :raises IllegalActionError: ``action`` is not legal now; nothing changes.
+        """
+        value = check_action(action)
+        hop = self._legal_hops().get(value)
+        if hop is None:
+            raise self._illegal_action_error(value)
+        path = self.path + hop[1:] if self.path else hop
+        depth = len(path)
+        candidates = [move for move in self._moves() if move.path[:depth] == path]
+        self._legal = None
+        for move in candidates:
+            if len(move.path) == depth:  # paths are prefix-free: none goes on from here
+                self.board.push(move)
+                self.path = ()
+                self._candidates = None
+                return move
+        self.path = path
+        self._candidates = candidates
+        return None
+
+    def occurrences(self) -> int:
+        """How often the board's position has occurred with the same side to move (1-3).
+
+        Three is a draw by repetition (see :meth:`Board.outcome`).
+        """
+        if not self.board.is_repetition(2):
+            return 1
+        return 3 if self.board.is_repetition(3) else 2
+
+    def outcome(self) -> Outcome | None:
+        """The board's outcome; ``None`` while a move is in progress or the game goes on."""
+        return None if self.path else self.board.outcome()
+
+    def _illegal_action_error(self, action: int) -> IllegalActionError:
+        turn = self.board.turn
+        what = f"illegal action {describe_action(action, turn)} for {turn} in {self.board.fen()}"
+        if self.path:
+            what += f", in the middle of the jump {'x'.join(map(str, self.path))}"
+        legal = self._legal_hops()
+        if not legal:
+            return IllegalActionError(f"{what}: the game is over, {turn} has no legal moves")
+        listed = ", ".join(f"{value} ({start}-{end})"
+                           for value, (start, end) in sorted(legal.items()))
+        return IllegalActionError(f"{what}; legal actions: {listed}")
