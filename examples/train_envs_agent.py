@@ -98,9 +98,11 @@ def play_episode(env: DoubleCornerEnv, agent: Agent, seed: int, *, epsilon: floa
             agent.learn(previous, agent.value(phi), rate)
         previous = phi
         for action in move_actions(move, env.color):
-            _, reward, terminated, truncated, _ = env.step(action)
+            _, reward, terminated, truncated, info = env.step(action)
         if terminated or truncated:
-            if rate is not None and terminated:
+            # A draw by the rules truncates the episode but is the game's true end
+            # ("result" in info): learn its 0 too. Only a step cap is not an end.
+            if rate is not None and (terminated or "result" in info):
                 agent.learn(previous, float(reward), rate)
             return float(reward)
 

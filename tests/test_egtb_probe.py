@@ -11,7 +11,7 @@ import pytest
 from doublecorner.board import Board
 from doublecorner.cli import main
 from doublecorner.color import Color
-from doublecorner.egtb import Material, TableError, Tables, Value
+from doublecorner.egtb import Material, TableError, Tables, Value, load_tables
 from doublecorner.kernel.egtb_index import egtb_value, unrank_position
 from doublecorner.position import Position
 
@@ -115,3 +115,21 @@ def test_cli_build_and_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["egtb", "verify", "--pieces", "2", "--dir", str(tmp_path)]) == 0
     assert "3,488 positions consistent" in capsys.readouterr().out
     assert main(["egtb", "build", "--pieces", "9"]) == 2
+
+
+def test_tables_loaded_without_their_dtc_read_it_when_asked(table_dir: Path, tables: Tables,
+                                                            tmp_path: Path) -> None:
+    lazy = load_tables(table_dir, max_pieces=4, lazy_dtc=True)
+    position = Position.from_fen("B:W22,K5:BK15,K6")
+    material = Material.of(position.black, position.white, position.kings)
+    assert lazy.has(material) and material not in lazy._dtc  # values only, so far
+    assert lazy.probe(position) == tables.probe(position)
+    assert np.array_equal(lazy.dtc_array(material), tables.dtc_array(material))
+    # A file gone after loading: the values still answer, its DTC cannot be read.
+    for path in table_dir.glob("*.dcdb"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    moved = load_tables(tmp_path, max_pieces=4, lazy_dtc=True)
+    (tmp_path / f"{material.name}.dcdb").unlink()
+    assert moved.value(position) == Value.WIN
+    with pytest.raises(TableError, match=f"no table for material {material.name}"):
+        moved.dtc(position)

@@ -87,4 +87,4 @@ def task_tables(egtb_dir: str | None) -> Tables | None:
         return None
     from doublecorner.egtb import LOADED_PIECES, load_tables
 
-    return load_tables(Path(egtb_dir), max_pieces=LOADED_PIECES)
+    return load_tables(Path(egtb_dir), max_pieces=LOADED_PIECES, lazy_dtc=True)

@@ -166,7 +166,7 @@ def _probe(arguments: argparse.Namespace) -> int:
         if material.pieces <= AUTO_BUILD_PIECES:
             tables = ensure_tables(directory, max_pieces=AUTO_BUILD_PIECES, on_progress=bar)
         else:
-            tables = load_tables(directory, max_pieces=material.pieces)
+            tables = load_tables(directory, max_pieces=material.pieces, lazy_dtc=True)
         result = tables.probe(position, arguments.clock)
     except TableError as error:
         bar.close()

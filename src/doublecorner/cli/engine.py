@@ -86,7 +86,7 @@ def engine_from_arguments(arguments: argparse.Namespace) -> Engine:
     from doublecorner.egtb import LOADED_PIECES, load_tables
 
     return Engine(hash_mb=arguments.hash,
-                  tables=load_tables(directory, max_pieces=LOADED_PIECES))
+                  tables=load_tables(directory, max_pieces=LOADED_PIECES, lazy_dtc=True))
 
 
 def egtb_directory_from_arguments(arguments: argparse.Namespace) -> Path | None:

@@ -118,7 +118,7 @@ def _load_tables(text: str | None) -> Tables | None:
         return None
     from doublecorner.egtb import LOADED_PIECES, load_tables, materials
 
-    tables = load_tables(directory, max_pieces=LOADED_PIECES)
+    tables = load_tables(directory, max_pieces=LOADED_PIECES, lazy_dtc=True)
     if not any(tables.has(material) for material in materials(LOADED_PIECES)):
         raise UsageError(f"--egtb: no endgame tables in {directory} "
                          "(make them with 'doublecorner egtb build')")

@@ -20,6 +20,7 @@ loaded after compiling would not be seen).
 from __future__ import annotations
 
 import enum
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,9 +44,9 @@ from doublecorner.position import Position
 if TYPE_CHECKING:
     from doublecorner.egtb.dtz import DtzProber
 
-# The most pieces of the tables that are loaded for play and analysis: what
-# 'egtb build' makes in reasonable time (missing slices are simply not probed).
-LOADED_PIECES = 5
+# The most pieces of the tables that are loaded for play and analysis (with
+# load_tables(lazy_dtc=True)); missing slices are simply not probed.
+LOADED_PIECES = 6
 
 
 class Value(enum.IntEnum):
@@ -100,31 +101,47 @@ class Tables:
             self._starts[material] = start
             start += (material.size + 3) // 4 * 4  # slices start on a byte
         self._offsets = np.full(MATERIAL_CODES, -1, np.int64)
-        self._packed = np.zeros(start // 4, np.uint8)
+        self._packed = np.zeros(start // 4, np.uint8)  # pages of absent slices stay unmapped
+        self._present: set[Material] = set()
         self._dtc: dict[Material, np.ndarray] = {}
+        self._dtc_lock = threading.Lock()
         self._dtz: DtzProber | None = None  # made on first use
+        # Where the DTC of slices put without it is read on first use (load_tables(lazy_dtc=)).
+        self.dtc_directory: Path | None = None
 
     def put(self, data: SliceData) -> None:
-        """Add (or replace) one slice."""
+        """Add (or replace) one slice; one without its DTC reads it from ``dtc_directory``."""
         start = self._starts[data.material]
         self._packed[start // 4:start // 4 + data.packed.shape[0]] = data.packed
-        self._dtc[data.material] = data.dtc
+        self._present.add(data.material)
+        if data.dtc is not None:
+            self._dtc[data.material] = data.dtc
+        else:
+            self._dtc.pop(data.material, None)
         self._offsets[data.material.code] = start
         self._dtz = None  # its solved blocks may rest on the slice replaced
 
     def has(self, material: Material) -> bool:
         """Whether the slice of ``material`` is loaded."""
-        return material in self._dtc
+        return material in self._present
 
     def dtc_array(self, material: Material) -> np.ndarray:
         """The DTC of every position of a loaded slice, in index order.
 
-        :raises TableError: the slice is not loaded.
+        :raises TableError: the slice is not loaded, or its DTC was left on
+            disk and the file is gone or damaged.
         """
-        try:
+        found = self._dtc.get(material)
+        if found is not None:
+            return found
+        if material not in self._present or self.dtc_directory is None:
+            raise TableError(f"slice {material.name} is not loaded")
+        with self._dtc_lock:  # two engine threads must not read the same file twice
+            if material not in self._dtc:
+                data = read_slice(self.dtc_directory, material)
+                assert data.dtc is not None  # read with it
+                self._dtc[material] = data.dtc
             return self._dtc[material]
-        except KeyError:
-            raise TableError(f"slice {material.name} is not loaded") from None
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """``(offsets, packed)`` for :func:`~doublecorner.kernel.egtb_index.egtb_value`."""
@@ -158,10 +175,9 @@ class Tables:
         if black == 0 or white == 0:
             return 0
         material = Material.of(black, white, kings)
-        table = self._dtc.get(material)
-        if table is None:
+        if not self.has(material):
             raise TableError(f"no table loaded for {position.fen()}")
-        return int(table[rank_position(black, white, kings)])
+        return int(self.dtc_array(material)[rank_position(black, white, kings)])
 
     def dtz(self, position: Position) -> int:
         """Plies to the next capture, crowning or man move with best play; 0 for a draw.
@@ -263,17 +279,22 @@ def _restarts_count(before: Position, after: Position) -> bool:
             or (before.black | before.white).bit_count() != (after.black | after.white).bit_count())
 
 
-def load_tables(directory: Path, *, max_pieces: int) -> Tables:
+def load_tables(directory: Path, *, max_pieces: int, lazy_dtc: bool = False) -> Tables:
     """Load every slice file of up to ``max_pieces`` pieces found in ``directory``.
 
     Missing slices are left out (their positions raise :class:`TableError`).
+    With ``lazy_dtc`` only the values are loaded (2 bits a position, what a
+    search probes); a slice's DTC is read when first asked for. That is how
+    play loads 6 pieces: the values take 640 MB, the DTC another 2.6 GB.
 
     :raises TableError: a file is damaged.
     """
     tables = Tables(max_pieces)
+    if lazy_dtc:
+        tables.dtc_directory = directory
     for material in materials(max_pieces):
         try:
-            tables.put(read_slice(directory, material))
+            tables.put(read_slice(directory, material, with_dtc=not lazy_dtc))
         except TableError:
             if slice_path(directory, material).exists():
                 raise

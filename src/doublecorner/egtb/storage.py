@@ -59,7 +59,7 @@ class SliceData:
 
     material: Material
     packed: np.ndarray  # uint8, ceil(size / 4)
-    dtc: np.ndarray  # uint8 or uint16, size
+    dtc: np.ndarray | None  # uint8 or uint16, size; None if read without it
 
 
 def default_directory(environ: Mapping[str, str] | None = None, *,
@@ -95,7 +95,8 @@ def _expanded(codec: int, payload: bytes, path: Path) -> bytes:
 def encode_slice(data: SliceData) -> bytes:
     """The bytes of a slice file."""
     size = data.material.size
-    if data.packed.shape != ((size + 3) // 4,) or data.dtc.shape != (size,):
+    if (data.dtc is None or data.packed.shape != ((size + 3) // 4,)
+            or data.dtc.shape != (size,)):
         raise ValueError(f"arrays do not fit slice {data.material.name} of {size} positions")
     dtc_bytes = data.dtc.dtype.itemsize
     values_codec, values = _compressed(data.packed.astype(np.uint8).tobytes())
@@ -106,8 +107,8 @@ def encode_slice(data: SliceData) -> bytes:
     return body + hashlib.sha256(body).digest()
 
 
-def decode_slice(blob: bytes, path: Path) -> SliceData:
-    """The slice a file's bytes hold.
+def decode_slice(blob: bytes, path: Path, *, with_dtc: bool = True) -> SliceData:
+    """The slice a file's bytes hold (its DTC left out unless ``with_dtc``).
 
     :raises TableError: the bytes are not a whole, undamaged slice file.
     """
@@ -123,9 +124,13 @@ def decode_slice(blob: bytes, path: Path) -> SliceData:
         raise TableError(f"{path}: header does not describe slice {material.name}")
     start = _HEADER.size
     values = _expanded(values_codec, body[start:start + values_length], path)
+    if len(values) != (size + 3) // 4:
+        raise TableError(f"{path}: payload lengths do not match slice {material.name}")
+    if not with_dtc:
+        return SliceData(material, np.frombuffer(values, np.uint8).copy(), None)
     dtc = _expanded(dtc_codec, body[start + values_length:start + values_length + dtc_length],
                     path)
-    if len(values) != (size + 3) // 4 or len(dtc) != size * dtc_bytes:
+    if len(dtc) != size * dtc_bytes:
         raise TableError(f"{path}: payload lengths do not match slice {material.name}")
     return SliceData(material, np.frombuffer(values, np.uint8).copy(),
                      np.frombuffer(dtc, f"<u{dtc_bytes}").copy())
@@ -150,8 +155,8 @@ def write_slice(directory: Path, data: SliceData) -> Path:
     return target
 
 
-def read_slice(directory: Path, material: Material) -> SliceData:
-    """Read and check the file of a slice.
+def read_slice(directory: Path, material: Material, *, with_dtc: bool = True) -> SliceData:
+    """Read and check the file of a slice (its DTC left out unless ``with_dtc``).
 
     :raises TableError: the file is missing or damaged, or holds another slice.
     """
@@ -160,7 +165,7 @@ def read_slice(directory: Path, material: Material) -> SliceData:
         blob = path.read_bytes()
     except FileNotFoundError:
         raise TableError(f"{path}: no table for material {material.name}") from None
-    data = decode_slice(blob, path)
+    data = decode_slice(blob, path, with_dtc=with_dtc)
     if data.material != material:
         raise TableError(f"{path}: holds slice {data.material.name}, not {material.name}")
     return data
