@@ -34,9 +34,10 @@ def _long_wins(pieces: int, directory: Path) -> dict[str, float | int]:
     tables = load_tables(directory, max_pieces=pieces)
     prober = DtzProber(tables)
     offsets, packed = tables.arrays()
-    found = largest = doomed = 0
+    found = largest = doomed = deepest = 0
     for material in materials(pieces):
         dtc = tables.dtc_array(material)
+        deepest = max(deepest, int(dtc.max(initial=0)))
         start = int(offsets[material.code])
         for index in np.flatnonzero(dtc >= 80).tolist():  # in index order: block by block
             at = start + index
@@ -46,7 +47,8 @@ def _long_wins(pieces: int, directory: Path) -> dict[str, float | int]:
             found += 1
             largest = max(largest, dtz)
             doomed += dtz >= 80
-    return {"long_wins": found, "largest_dtz": largest, "doomed_wins": doomed,
+    return {"deepest_dtc": deepest,  # of every slice, built now or before
+            "long_wins": found, "largest_dtz": largest, "doomed_wins": doomed,
             "dtz_seconds": round(time.monotonic() - started, 1)}
 
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -50,7 +49,7 @@ import numpy as np  # noqa: E402
 
 from doublecorner import Board  # noqa: E402
 from doublecorner.envs import ActionGame, DoubleCornerAEC, DoubleCornerEnv  # noqa: E402
-from perft import PEERS, PeerError, ensure_venv, format_table, progress  # noqa: E402
+from perft import PEERS, PeerError, format_table, progress, run_worker  # noqa: E402
 
 FULL_SECONDS = 4.0  # per loop
 QUICK_SECONDS = 0.5
@@ -153,19 +152,10 @@ def bench_open_spiel(seconds: float) -> list[Result]:
     :raises PeerError: the virtualenv or the worker failed.
     """
     peer = next(peer for peer in PEERS if peer.name == "open-spiel")
-    python = ensure_venv(peer)
     progress("open-spiel: bare and observed ...")
-    command = [str(python), "-E", "-s", str(WORKER), "--seconds", str(seconds)]
+    stdout = run_worker(peer, WORKER, "--seconds", str(seconds), timeout=PEER_TIMEOUT)
     try:
-        completed = subprocess.run(command, capture_output=True, text=True,
-                                   timeout=PEER_TIMEOUT, check=False)
-    except subprocess.TimeoutExpired as error:
-        raise PeerError(f"timed out after {PEER_TIMEOUT:.0f} s") from error
-    if completed.returncode != 0:
-        lines = [line for line in completed.stderr.splitlines() if line.strip()]
-        raise PeerError(f"worker exited {completed.returncode}: {lines[-1] if lines else ''}")
-    try:
-        records = json.loads(completed.stdout.strip().splitlines()[-1])
+        records = json.loads(stdout.strip().splitlines()[-1])
         return [Result(f"{record['name']} {peer.requirement.split('==')[1]}",
                        "State: " + ("apply a random action" if record["loop"] == "bare"
                                     else "observation + mask + apply"),
@@ -173,7 +163,7 @@ def bench_open_spiel(seconds: float) -> list[Result]:
                        record["loop"] == "observed")
                 for record in records]
     except (IndexError, KeyError, TypeError, ValueError) as error:
-        raise PeerError(f"unreadable worker output: {completed.stdout[-200:]!r}") from error
+        raise PeerError(f"unreadable worker output: {stdout[-200:]!r}") from error
 
 
 def ratio(result: Result, peers: Sequence[Result]) -> str:

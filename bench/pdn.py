@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -51,7 +50,7 @@ sys.path.insert(0, str(BENCH_DIR))
 from doublecorner import Board, Move  # noqa: E402
 from doublecorner.match import three_move_deck  # noqa: E402
 from doublecorner.pdn import Game, GameNode, iter_games  # noqa: E402
-from perft import Core, Peer, PeerError, ensure_venv, progress  # noqa: E402
+from perft import Core, Peer, PeerError, progress, run_worker  # noqa: E402
 
 CACHE_DIR = BENCH_DIR / ".cache"
 PEER = Peer("pydraughts", "pydraughts==0.6.7", "pydraughts_pdn_worker.py", Core.PYTHON)
@@ -194,22 +193,14 @@ def time_peer(path: Path) -> Timing:
 
     :raises PeerError: it cannot be installed or run.
     """
-    python = ensure_venv(PEER)
-    command = [str(python), "-E", "-s", str(BENCH_DIR / "peers" / PEER.worker), str(path)]
+    stdout = run_worker(PEER, BENCH_DIR / "peers" / PEER.worker, str(path),
+                        timeout=PEER_TIMEOUT)
     try:
-        completed = subprocess.run(command, capture_output=True, text=True,
-                                   timeout=PEER_TIMEOUT, check=False)
-    except subprocess.TimeoutExpired as error:
-        raise PeerError(f"timed out after {PEER_TIMEOUT:.0f} s") from error
-    if completed.returncode != 0:
-        lines = [line for line in completed.stderr.splitlines() if line.strip()]
-        raise PeerError(f"worker exited {completed.returncode}: {lines[-1] if lines else ''}")
-    try:
-        record = json.loads(completed.stdout.strip().splitlines()[-1])
+        record = json.loads(stdout.strip().splitlines()[-1])
         return Timing("pydraughts", str(record["method"]), path.name, int(record["games"]),
                       int(record["plies"]), int(record["failed"]), float(record["seconds"]))
     except (IndexError, KeyError, TypeError, ValueError) as error:
-        raise PeerError(f"unreadable worker output: {completed.stdout[-200:]!r}") from error
+        raise PeerError(f"unreadable worker output: {stdout[-200:]!r}") from error
 
 
 # -- the report -------------------------------------------------------------------------------

@@ -317,23 +317,35 @@ def parse_worker_output(stdout: str) -> dict[str, Any]:
     return record
 
 
-def run_peer(peer: Peer, depth: int, repeat: int, published: Mapping[int, int]) -> Result:
-    """Install the peer if need be, run its worker, and read the timing it prints."""
+def run_worker(peer: Peer, script: Path, *arguments: str,
+               timeout: float = PEER_TIMEOUT) -> str:
+    """Run a worker script with the peer's Python (installed if need be); its output.
+
+    :raises PeerError: the virtualenv cannot be made, or the worker times out or fails.
+    """
     python = ensure_venv(peer)
-    progress(f"{peer.name} perft, depth {depth} ...")
     # -E -s: no PYTHON* variables nor user site-packages may reach into the virtualenv.
-    command = [str(python), "-E", "-s", str(WORKER_DIR / peer.worker), "--depth", str(depth),
-               "--repeat", str(repeat)]
+    command = [str(python), "-E", "-s", str(script), *arguments]
     try:
-        completed = subprocess.run(
-            command, capture_output=True, text=True, timeout=PEER_TIMEOUT, check=False
-        )
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                   check=False)
     except subprocess.TimeoutExpired as error:
-        raise PeerError(f"timed out after {PEER_TIMEOUT:.0f} s at depth {depth}") from error
+        raise PeerError(f"timed out after {timeout:.0f} s") from error
     if completed.returncode != 0:
         lines = [line for line in completed.stderr.splitlines() if line.strip()]
         raise PeerError(f"worker exited {completed.returncode}: {lines[-1] if lines else ''}")
-    record = parse_worker_output(completed.stdout)
+    return completed.stdout
+
+
+def run_peer(peer: Peer, depth: int, repeat: int, published: Mapping[int, int]) -> Result:
+    """Install the peer if need be, run its worker, and read the timing it prints."""
+    progress(f"{peer.name} perft, depth {depth} ...")
+    try:
+        stdout = run_worker(peer, WORKER_DIR / peer.worker, "--depth", str(depth),
+                            "--repeat", str(repeat))
+    except PeerError as error:
+        raise PeerError(f"{error} at depth {depth}") from error
+    record = parse_worker_output(stdout)
     return Result(
         name=peer.name,
         method=str(record.get("method", "")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ def positions(draw: st.DrawFn, max_pieces: int = 24) -> Position:
 
 @pytest.fixture(scope="session")
 def egtb4_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Endgame tables of up to 4 pieces, built once for the whole run (about 20 s)."""
+    """Endgame tables of up to 4 pieces, built once for the whole run (seconds)."""
     directory = tmp_path_factory.mktemp("egtb4")
     ensure_tables(directory, max_pieces=4)
     return directory
@@ -53,3 +54,13 @@ def egtb4_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def egtb4(egtb4_dir: Path) -> Tables:
     return load_tables(egtb4_dir, max_pieces=4)
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """A Ray of two CPUs on this machine for one test module (skipped without Ray)."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True,
+             log_to_driver=False)
+    yield
+    ray.shutdown()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,13 +33,7 @@ GAMES = """[Event "one"]
 
 BROKEN = '[Event "bad"]\n[FEN "B:W99:B1"]\n[Result "*"]\n\n*\n'
 
-
-@pytest.fixture(scope="module", autouse=True)
-def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             ignore_reinit_error=True)
-    yield
-    ray.shutdown()
+pytestmark = pytest.mark.usefixtures("local_ray")  # see conftest.py
 
 
 def _analyse(source: Path, out: Path, *extra: str) -> int:

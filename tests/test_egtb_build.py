@@ -23,6 +23,7 @@ from doublecorner.egtb.build import _MemoryGate
 from doublecorner.egtb.storage import slice_path
 from doublecorner.kernel import generate_moves
 from doublecorner.position import Position
+from tests.retrograde import settle
 from tests.test_egtb_index import _placements
 
 State = tuple[int, int, int, int]  # black, white, kings, turn
@@ -52,19 +53,7 @@ def _solve_independently(max_pieces: int) -> dict[State, Value]:
                     value[state] = Value.LOSS
                 if state in value:
                     queue.append(state)
-    while queue:
-        settled = queue.popleft()
-        for parent in parents[settled]:
-            if parent in value:
-                continue
-            if value[settled] == Value.LOSS:
-                value[parent] = Value.WIN
-            else:
-                open_moves[parent] -= 1
-                if open_moves[parent]:
-                    continue
-                value[parent] = Value.LOSS
-            queue.append(parent)
+    settle(queue, parents, value, open_moves)
     return {state: value.get(state, Value.DRAW) for state in open_moves}
 
 

@@ -16,6 +16,7 @@ from doublecorner.kernel import generate_moves
 from doublecorner.kernel.egtb_index import flip_board, rank_position, unrank_position
 from doublecorner.move import Move
 from doublecorner.position import Position
+from tests.retrograde import settle
 
 State = tuple[int, int, int, int]  # black, white, kings, turn
 LONG_WIN = "B:WK21,25:BK2,K3"  # Black's two kings against man and king: DTC 73
@@ -79,21 +80,7 @@ def _dtz_independently(tables: Tables, states: list[State]) -> dict[State, int]:
         if state in value:
             frontier.append(state)
     frontier.sort(key=lambda state: distance[state])
-    queue = collections.deque(frontier)
-    while queue:
-        settled = queue.popleft()
-        for parent in parents[settled]:
-            if parent in value:
-                continue
-            if value[settled] == Value.LOSS:
-                value[parent] = Value.WIN
-            else:
-                open_moves[parent] -= 1
-                if open_moves[parent] or parent in drawn_exit:
-                    continue
-                value[parent] = Value.LOSS
-            distance[parent] = distance[settled] + 1
-            queue.append(parent)
+    settle(frontier, parents, value, open_moves, distance=distance, never_lost=drawn_exit)
     return {state: distance.get(state, 0) for state in states}
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,13 +14,7 @@ from doublecorner.egtb.material import build_levels
 
 ray = pytest.importorskip("ray")
 
-
-@pytest.fixture(scope="module", autouse=True)
-def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True,
-             log_to_driver=False)
-    yield
-    ray.shutdown()
+pytestmark = pytest.mark.usefixtures("local_ray")  # see conftest.py
 
 
 def _file_bytes(directory: Path) -> dict[str, bytes]:

@@ -6,7 +6,6 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +21,7 @@ ray = pytest.importorskip("ray")
 FIRST, SECOND = "engine:depth=2", "random:seed=3"
 LIMIT = Limit(depth=2)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True,
-             log_to_driver=False)
-    yield
-    ray.shutdown()
+pytestmark = pytest.mark.usefixtures("local_ray")  # see conftest.py
 
 
 def _build(spec: str) -> Player:
