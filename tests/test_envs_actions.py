@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doublecorner import Board, Color, IllegalMoveError, InvalidMoveError, Move, Position
 from doublecorner.envs.actions import (
@@ -16,7 +19,7 @@ from doublecorner.envs.actions import (
     hop_action,
     move_actions,
 )
-from doublecorner.envs.game import ActionGame
+from doublecorner.envs.game import ActionGame, start_board
 from doublecorner.squares import ADJACENT_PAIRS, JUMPED_SQUARE, square_row
 from tests.conftest import positions
 
@@ -149,3 +152,75 @@ def test_action_sequences_and_legal_moves_correspond_one_to_one(position: Positi
         move.path for move in board.legal_moves)
     for actions, move in sequences.items():
         assert move_actions(move, position.turn) == actions
+
+
+def _expected_actions(game: ActionGame) -> dict[int, tuple[int, int]]:
+    """The next hops of the legal moves that begin with the path, from the board alone."""
+    done = len(game.path) - 1 if game.path else 0
+    return {move_actions(move, game.turn)[done]: (move.path[done], move.path[done + 1])
+            for move in game.board.legal_moves if move.path[:len(game.path)] == game.path}
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions(), st.randoms(use_true_random=False))
+def test_the_legal_actions_follow_every_play_and_push(position: Position,
+                                                      rng: random.Random) -> None:
+    # ActionGame keeps the legal actions of the move in progress between calls:
+    # they must follow each hop, each whole move pushed, and stay the copy's own.
+    game = ActionGame(Board.from_position(position))
+    for _ in range(30):
+        expected = _expected_actions(game)
+        assert game.legal_actions() == expected
+        assert set(np.flatnonzero(game.action_mask())) == set(expected)
+        assert [game.is_legal(action) for action in range(ACTION_COUNT)] == [
+            action in expected for action in range(ACTION_COUNT)]
+        if not expected:
+            break
+        if rng.random() < 0.3:
+            game.copy().play(rng.choice(sorted(expected)))  # must leave game as it was
+            assert game.legal_actions() == expected
+        if not game.path and rng.random() < 0.3:
+            game.push(rng.choice(sorted(game.board.legal_moves, key=lambda move: move.path)))
+        else:
+            game.play(rng.choice(sorted(expected)))
+
+
+def test_each_action_mask_is_a_new_array() -> None:
+    game = ActionGame()
+    mask = game.action_mask()
+    assert mask.dtype == np.int8 and mask.shape == (ACTION_COUNT,) and mask.flags.writeable
+    mask[:] = 1
+    assert game.action_mask().sum() == 7
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions())
+def test_the_bitboards_between_moves_are_the_boards_position(position: Position) -> None:
+    board = Board.from_position(position)
+    game = ActionGame(board)
+    assert game.bitboards() == (position.black, position.white, position.kings)
+    for move in list(board.legal_moves)[:3]:
+        board.push(move)
+        after = board.position()
+        assert ActionGame(board).bitboards() == (after.black, after.white, after.kings)
+        board.pop()
+
+
+def test_the_start_board_is_a_new_board_at_the_start() -> None:
+    first, second = start_board(), start_board()
+    assert first.fen() == Board().fen() and first.move_stack == []
+    assert first.halfmove_clock == 0 and first.turn is Color.BLACK
+    first.push_str("11-15")
+    assert second.fen() == Board().fen() and ActionGame().board.fen() == Board().fen()
+
+
+def test_a_king_whose_jump_comes_back_to_its_start_is_still_on_the_board() -> None:
+    # 18x27x20x11x18x9: after four jumps the king stands on 18 again, one to go.
+    game = ActionGame(Board("B:W13,14,15,16,21,23,24,31,32:BK18"))
+    route = Move(18, 27, 20, 11, 18, 9)
+    assert route in game.board.legal_moves
+    for action in move_actions(route, Color.BLACK)[:4]:
+        assert game.play(action) is None
+    black, white, kings = game.bitboards()
+    assert game.path[-1] == 18 and black == kings == 1 << 17  # the king is on 18
+    assert white.bit_count() == 9 - 4  # four of the nine jumped so far

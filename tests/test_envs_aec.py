@@ -15,7 +15,8 @@ from doublecorner import Board, Color, Move, Position, Termination
 from doublecorner.envs import DoubleCornerAEC, IllegalActionError, env, move_actions
 from doublecorner.envs.actions import InvalidActionError
 from doublecorner.envs.game import ActionGame
-from doublecorner.envs.observation import PLANES, observation
+from doublecorner.envs.observation import PLANES, SHAPE, observation
+from doublecorner.squares import square_file, square_row
 from tests.conftest import positions
 
 
@@ -266,3 +267,69 @@ def test_the_planes_show_each_side_from_its_own_back_row() -> None:
     assert black[:3, :, 0].sum() == 12 and black[5:, :, 2].sum() == 12
     assert black[0, 1, 0] == 1  # square 1 is b8: Black's row 0, file b
     assert black.dtype == np.float32 and black.shape == (8, 8, len(PLANES))
+
+
+def _planes_square_by_square(game: ActionGame, observer: Color) -> np.ndarray:
+    """The observation built the slow, plain way, from the table in the module's docstring."""
+    black, white, kings = game.bitboards()
+    own, other = (black, white) if observer is Color.BLACK else (white, black)
+    board = game.board
+    occurrences = 3 if board.is_repetition(3) else 2 if board.is_repetition(2) else 1
+    planes = np.zeros(SHAPE, dtype=np.float32)
+    for square in range(1, 33):
+        seen = square if observer is Color.BLACK else 33 - square  # turned half a turn
+        bit = 1 << (square - 1)
+        cell = planes[square_row(seen), square_file(seen)]
+        cell[:6] = [bool(own & bit and not kings & bit), bool(own & kings & bit),
+                    bool(other & bit and not kings & bit), bool(other & kings & bit),
+                    bool(game.path) and square == game.path[-1], square in game.captured()]
+    planes[..., 6] = min(board.halfmove_clock, 80) / 80
+    planes[..., 7] = (occurrences - 1) / 2
+    return planes
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions(), st.randoms(use_true_random=False))
+def test_the_planes_are_the_tables_square_by_square(position: Position,
+                                                    rng: random.Random) -> None:
+    game = ActionGame(Board.from_position(position))
+    for _ in range(12):  # through multi-jumps: planes 4 and 5
+        for color in Color:
+            planes = observation(game, color)
+            assert planes.dtype == np.float32 and planes.flags.c_contiguous
+            assert np.array_equal(planes, _planes_square_by_square(game, color))
+        legal = sorted(game.legal_actions())
+        if not legal:
+            break
+        game.play(rng.choice(legal))
+
+
+def test_the_draw_rule_planes_count_and_each_observation_is_its_own() -> None:
+    aec = DoubleCornerAEC()
+    aec.reset(options={"board": quiet_king_walk(6)})
+    first = aec.observe(aec.agent_selection)["observation"]
+    assert first[..., 6].min() == first[..., 6].max() == np.float32(6 / 80)
+    assert not first[..., 7].any()
+    first[:] = 9  # a learner may write into its observation: later ones are unchanged
+    assert aec.observe(aec.agent_selection)["observation"][0, 0, 6] == np.float32(6 / 80)
+    aec.reset(options={"fen": "B:WK29:BK4"})
+    for move in ["4-8", "29-25", "8-4", "25-29"]:
+        _play(aec, move)
+    planes = aec.observe("player_0")["observation"]
+    assert planes[..., 7].min() == planes[..., 7].max() == 0.5  # seen once before
+    assert planes[..., 6].max() == np.float32(4 / 80)
+
+
+def test_reset_in_the_middle_of_a_jump_starts_afresh() -> None:
+    aec = DoubleCornerAEC()
+    aec.reset(options={"fen": "B:W14,23,30:B9"})
+    aec.step(33)  # 9x18, the jump goes on
+    assert aec.game.path == (9, 18)
+    aec.reset(options={"fen": "B:W26,27:B22"})
+    assert aec.game.path == () and _mask(aec) == {move_actions(Move(22, 31), Color.BLACK)[0]}
+    fresh = ActionGame(Board("B:W26,27:B22"))
+    assert np.array_equal(aec.observe("player_0")["observation"],
+                          observation(fresh, Color.BLACK))
+    aec.reset()
+    assert aec.board.fen() == Board().fen() and aec.board.move_stack == []
+    assert _mask(aec) == {move_actions(move, Color.BLACK)[0] for move in Board().legal_moves}

@@ -196,3 +196,16 @@ def test_action_masks_agrees_with_the_observation() -> None:
     observation, _ = env.reset(seed=0)
     assert np.array_equal(env.action_masks(), observation["action_mask"].astype(bool))
     assert Board().legal_moves and env.action_masks().sum() == 7
+
+
+def test_action_masks_follows_the_episode_to_its_end() -> None:
+    env = DoubleCornerEnv(opponent="random")
+    observation, _ = env.reset(seed=1, options={"fen": "B:W14,23,30:B9,1"})
+    observation, *_ = env.step(33)  # 9x18: the jump goes on, the agent acts again
+    assert env.game.path == (9, 18)
+    assert np.array_equal(env.action_masks(), observation["action_mask"].astype(bool))
+    assert np.flatnonzero(env.action_masks()).tolist() == [69]
+    observation, reward, terminated, _, _ = env.step(0)  # illegal: the episode is lost
+    assert terminated and reward == -1.0
+    assert not env.action_masks().any() and env.action_masks().dtype == bool
+    assert not observation["action_mask"].any()

@@ -137,6 +137,18 @@ class Board:
         black, white, kings, turn = self._state[:4]
         return Position(black, white, kings, _COLORS[turn])
 
+    def bitboards(self) -> tuple[int, int, int]:
+        """``(black, white, kings)``: bit ``n - 1`` set for a piece on square ``n``.
+
+        What :meth:`position` holds, without building (and checking) a
+        :class:`Position`: for code that reads the board at every step.
+
+        >>> Board("B:W21:BK1").bitboards()
+        (1, 1048576, 1)
+        """
+        black, white, kings = self._state[:3]
+        return black, white, kings
+
     def zobrist_key(self) -> int:
         """A 64-bit Zobrist hash of the position and the side to move."""
         black, white, kings, turn = self._state[:4]

@@ -30,6 +30,7 @@ compulsory), so the same action names either.
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
 
 from doublecorner.color import Color
 from doublecorner.errors import IllegalMoveError, InvalidMoveError
@@ -55,6 +56,8 @@ def check_action(action: object) -> int:
 
     :raises InvalidActionError: anything else (a float, a bool, ``None``, 128).
     """
+    if type(action) is int and 0 <= action < ACTION_COUNT:  # the common case, at once
+        return action
     if isinstance(action, bool):
         raise InvalidActionError(f"invalid action {action!r}: expected an integer 0-127")
     try:
@@ -96,18 +99,22 @@ _DIRECTIONS = {(square, target): direction
                for target in targets if target}
 
 
-def _build_actions() -> dict[Color, dict[tuple[Square, Square], int]]:
-    actions: dict[Color, dict[tuple[Square, Square], int]] = {}
-    for color in Color:
-        actions[color] = {}
-        for (origin, target), direction in _DIRECTIONS.items():
-            hop = frame_square(origin, color), frame_square(target, color)
-            actions[color][hop] = 4 * (origin - 1) + direction
+def _build_actions(color: Color) -> dict[tuple[Square, Square], int]:
+    actions = {}
+    for (origin, target), direction in _DIRECTIONS.items():
+        hop = frame_square(origin, color), frame_square(target, color)
+        actions[hop] = 4 * (origin - 1) + direction
     return actions
 
 
 # color -> (from, to) on the board -> action: the one table every hop is looked up in.
-_ACTIONS = _build_actions()
+# A tuple indexed by the colour's value: an enum member hashes in Python, slowly.
+HOP_ACTIONS: tuple[Mapping[tuple[Square, Square], int], ...] = tuple(
+    _build_actions(color) for color in Color)
+# The same as lists indexed by 33 * from + to (-1 where no hop), for ActionGame's hot
+# path: a lookup by arithmetic, with no (from, to) tuple built and hashed each time.
+FLAT_HOP_ACTIONS: tuple[list[int], ...] = tuple(
+    [actions.get(divmod(index, 33), -1) for index in range(33 * 33)] for actions in HOP_ACTIONS)
 
 
 def hop_action(from_square: Square, to_square: Square, color: Color) -> int:
@@ -115,7 +122,7 @@ def hop_action(from_square: Square, to_square: Square, color: Color) -> int:
 
     :raises InvalidMoveError: the squares are not a step or a jump apart.
     """
-    action = _ACTIONS[color].get((from_square, to_square))
+    action = HOP_ACTIONS[color].get((from_square, to_square))
     if action is None:
         raise InvalidMoveError(
             f"invalid hop {from_square}-{to_square}: the squares are not a step or a jump apart")

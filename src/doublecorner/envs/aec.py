@@ -43,7 +43,7 @@ from doublecorner.envs.spaces import (
 
 AGENTS = ("player_0", "player_1")
 AGENT_COLORS = {"player_0": Color.BLACK, "player_1": Color.WHITE}
-_AGENT_OF = {Color.BLACK: "player_0", Color.WHITE: "player_1"}
+_AGENT_OF = AGENTS  # indexed by the colour's value: faster than a dict keyed by Color
 
 
 class DoubleCornerAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -146,7 +146,8 @@ class DoubleCornerAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type
                 self.truncations[each] = True
                 self.infos[each] = {"truncated": f"step cap of {self.max_steps} reached"}
         self.agent_selection = _AGENT_OF[self.game.turn]
-        self._accumulate_rewards()
+        if outcome is not None and outcome.winner is not None:
+            self._accumulate_rewards()  # only a win rewards: adding the zeros changes nothing
 
     def render(self) -> str | np.ndarray | None:
         """The board as text (``ansi``) or a picture (``rgb_array``), per ``render_mode``."""

@@ -21,16 +21,24 @@ from doublecorner.board import Board
 from doublecorner.color import Color
 from doublecorner.envs.actions import (
     ACTION_COUNT,
+    FLAT_HOP_ACTIONS,
     IllegalActionError,
     check_action,
     describe_action,
-    hop_action,
 )
 from doublecorner.move import Move
 from doublecorner.outcome import Outcome
+from doublecorner.position import Position
 from doublecorner.squares import JUMPED_SQUARE, Square
 
 Hop = tuple[Square, Square]  # the squares one step or one jump goes from and to
+# Board() parses the starting FEN each time, which costs more than a reset should.
+_START = Position.start()
+
+
+def start_board() -> Board:
+    """A new :class:`Board` at the starting position: ``Board()``, only faster."""
+    return Board.from_position(_START)
 
 
 class ActionGame:
@@ -40,18 +48,23 @@ class ActionGame:
     move in progress, origin first (empty between moves).
     """
 
-    __slots__ = ("_candidates", "_legal", "board", "path")
+    __slots__ = ("_candidates", "_following", "board", "path")
 
     def __init__(self, board: Board | None = None) -> None:
-        self.board = board if board is not None else Board()
+        self.board = board if board is not None else start_board()
         self.path: tuple[Square, ...] = ()
+        # Caches for the move in progress, rebuilt whenever path or board changes
+        # (this class assumes that it alone changes its board); never changed in place.
         self._candidates: list[Move] | None = None  # legal moves that begin with path
-        self._legal: dict[int, Hop] | None = None  # each legal action and its hop
+        # Each legal action and a candidate that makes its hop next (the only one,
+        # unless capture routes share the hop).
+        self._following: dict[int, Move] | None = None
 
     def copy(self) -> ActionGame:
         """A copy: its own board (with the history) and the same move in progress."""
         game = ActionGame(self.board.copy())
-        game.path, game._candidates, game._legal = self.path, self._candidates, self._legal
+        game.path, game._candidates, game._following = (self.path, self._candidates,
+                                                         self._following)
         return game
 
     @property
@@ -81,7 +94,7 @@ class ActionGame:
                 f"cannot push {move} in {self.board.fen()}: {self.turn} is in the middle of "
                 f"the jump {'x'.join(map(str, self.path))}")
         self.board.push(move)
-        self._candidates = self._legal = None
+        self._candidates = self._following = None
 
     def bitboards(self) -> tuple[int, int, int]:
         """Black's, White's and the kings' bitboards, the move in progress made so far.
@@ -89,11 +102,13 @@ class ActionGame:
         The moving piece stands on the square it has reached and the pieces it
         has jumped are gone (see :meth:`captured`).
         """
-        position = self.board.position()
-        black, white, kings = position.black, position.white, position.kings
+        # Board.bitboards(), not position(): building and checking a Position cost
+        # more than all the rest of an observation.
+        black, white, kings = self.board.bitboards()
         if not self.path:
             return black, white, kings
-        moved = 1 << (self.path[0] - 1) | 1 << (self.path[-1] - 1)
+        # ^, not |: a king whose jump has come back round to its start has not moved.
+        moved = 1 << (self.path[0] - 1) ^ 1 << (self.path[-1] - 1)
         if kings >> (self.path[0] - 1) & 1:
             kings ^= moved
         if self.turn is Color.BLACK:
@@ -105,30 +120,34 @@ class ActionGame:
 
     def legal_actions(self) -> dict[int, Hop]:
         """Each legal action and its hop: the squares the piece goes from and to."""
-        return dict(self._legal_hops())
+        start = len(self.path) - 1 if self.path else 0  # where the next hop starts
+        return {action: (move.path[start], move.path[start + 1])
+                for action, move in self._next_moves().items()}
 
-    def _legal_hops(self) -> dict[int, Hop]:
-        legal = self._legal
-        if legal is None:
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` (an int 0-127, see :func:`check_action`) is legal now."""
+        return action in self._next_moves()
+
+    def _next_moves(self) -> dict[int, Move]:
+        following = self._following
+        if following is None:
+            candidates = self._candidates
+            if candidates is None:
+                candidates = self._candidates = list(self.board.legal_moves)
+            actions = FLAT_HOP_ACTIONS[self.board.turn]
             start = len(self.path) - 1 if self.path else 0
-            turn = self.board.turn
-            legal = {}
-            for move in self._moves():
-                hop = move.path[start], move.path[start + 1]
-                legal[hop_action(*hop, turn)] = hop
-            self._legal = legal
-        return legal
+            # One pass: no scan of the candidates is left for play() to do.
+            following = self._following = {
+                actions[33 * move.path[start] + move.path[start + 1]]: move
+                for move in candidates}
+        return following
 
     def action_mask(self) -> np.ndarray:
         """A 0/1 ``int8`` vector of length 128: which actions are legal now."""
-        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-        mask[list(self._legal_hops())] = 1
-        return mask
-
-    def _moves(self) -> list[Move]:
-        if self._candidates is None:
-            self._candidates = list(self.board.legal_moves)
-        return self._candidates
+        mask = bytearray(ACTION_COUNT)  # set in Python, then one copy: cheaper than numpy's
+        for action in self._next_moves():  # fancy indexing for a handful of actions
+            mask[action] = 1
+        return np.frombuffer(mask, np.int8).copy()
 
     def play(self, action: object) -> Move | None:
         """Make the hop ``action`` names; return the move if it completes one, else ``None``.
@@ -137,21 +156,23 @@ class ActionGame:
         :raises IllegalActionError: ``action`` is not legal now; nothing changes.
         """
         value = check_action(action)
-        hop = self._legal_hops().get(value)
-        if hop is None:
+        following = self._next_moves()
+        move = following.get(value)
+        if move is None:
             raise self._illegal_action_error(value)
-        path = self.path + hop[1:] if self.path else hop
-        depth = len(path)
-        candidates = [move for move in self._moves() if move.path[:depth] == path]
-        self._legal = None
-        for move in candidates:
-            if len(move.path) == depth:  # paths are prefix-free: none goes on from here
-                self.board.push(move)
-                self.path = ()
-                self._candidates = None
-                return move
-        self.path = path
-        self._candidates = candidates
+        depth = len(self.path) + 1 if self.path else 2  # squares visited after the hop
+        self._following = None
+        if len(move.path) == depth:  # paths are prefix-free: no other move goes on from here
+            self.board.push(move)
+            self.path = ()
+            self._candidates = None
+            return move
+        path = self.path = move.path[:depth]
+        candidates = self._candidates or []  # set with following
+        if len(following) < len(candidates):  # capture routes share hops: keep them all
+            self._candidates = [other for other in candidates if other.path[:depth] == path]
+        else:
+            self._candidates = [move]
         return None
 
     def occurrences(self) -> int:
@@ -159,9 +180,12 @@ class ActionGame:
 
         Three is a draw by repetition (see :meth:`Board.outcome`).
         """
-        if not self.board.is_repetition(2):
+        board = self.board
+        # With no reversible ply since the last man move or capture there is nothing
+        # to repeat: the common case, answered without looking at the history.
+        if not board.halfmove_clock or not board.is_repetition(2):
             return 1
-        return 3 if self.board.is_repetition(3) else 2
+        return 3 if board.is_repetition(3) else 2
 
     def outcome(self) -> Outcome | None:
         """The board's outcome; ``None`` while a move is in progress or the game goes on."""
@@ -172,7 +196,7 @@ class ActionGame:
         what = f"illegal action {describe_action(action, turn)} for {turn} in {self.board.fen()}"
         if self.path:
             what += f", in the middle of the jump {'x'.join(map(str, self.path))}"
-        legal = self._legal_hops()
+        legal = self.legal_actions()
         if not legal:
             return IllegalActionError(f"{what}: the game is over, {turn} has no legal moves")
         listed = ", ".join(f"{value} ({start}-{end})"

@@ -22,7 +22,7 @@ import numpy as np
 from doublecorner.board import Board
 from doublecorner.color import Color
 from doublecorner.envs import render
-from doublecorner.envs.actions import IllegalActionError, check_action
+from doublecorner.envs.actions import ACTION_COUNT, IllegalActionError, check_action
 from doublecorner.envs.game import ActionGame
 from doublecorner.envs.opponents import EngineOpponent, Opponent, RandomOpponent
 from doublecorner.envs.spaces import (
@@ -146,7 +146,7 @@ class DoubleCornerEnv(gymnasium.Env[Observation, Action]):
                                      "call reset() first")
         value = check_action(action)
         info: dict[str, Any] = {}
-        if value not in self.game.legal_actions() and self.illegal_action == "lose":
+        if not self.game.is_legal(value) and self.illegal_action == "lose":
             self._done = True
             try:
                 self.game.play(value)
@@ -179,7 +179,9 @@ class DoubleCornerEnv(gymnasium.Env[Observation, Action]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as booleans (the method sb3-contrib's maskable agents call)."""
-        return self._observe()["action_mask"].astype(bool)
+        if self._done:  # as in the observation: nothing is legal once the episode is over
+            return np.zeros(ACTION_COUNT, dtype=bool)
+        return self.game.action_mask().astype(bool)
 
     def render(self) -> str | np.ndarray | None:
         """The board as text (``ansi``) or a picture (``rgb_array``), per ``render_mode``."""

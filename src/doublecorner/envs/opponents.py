@@ -5,6 +5,7 @@ An opponent plays whole moves (a multi-jump at once) on a :class:`Board`.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Protocol
 
 import numpy as np
@@ -14,6 +15,8 @@ from doublecorner.engine import Engine
 from doublecorner.engine.levels import Strength
 from doublecorner.errors import EngineError
 from doublecorner.move import Move
+
+_PATH = attrgetter("path")
 
 
 class Opponent(Protocol):
@@ -38,7 +41,7 @@ class RandomOpponent:
 
     def choose(self, board: Board, rng: np.random.Generator) -> Move:
         # Sorted: the choice must not depend on the kernel's order of generation.
-        moves = sorted(board.legal_moves, key=lambda move: move.path)
+        moves = sorted(board.legal_moves, key=_PATH)
         return moves[int(rng.integers(len(moves)))]
 
 

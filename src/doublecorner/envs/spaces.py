@@ -11,7 +11,7 @@ from gymnasium import spaces
 from doublecorner.board import Board
 from doublecorner.color import Color
 from doublecorner.envs.actions import ACTION_COUNT
-from doublecorner.envs.game import ActionGame
+from doublecorner.envs.game import ActionGame, start_board
 from doublecorner.envs.observation import SHAPE, observation
 from doublecorner.outcome import Outcome
 
@@ -75,7 +75,7 @@ def board_from_options(options: Mapping[str, Any] | None) -> Board:
         return board.copy()
     fen = options.get("fen")
     if fen is None:
-        return Board()
+        return start_board()
     if not isinstance(fen, str):
         raise TypeError(f"invalid options['fen'] {fen!r}: expected a FEN string")
     return Board(fen)
