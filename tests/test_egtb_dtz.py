@@ -87,6 +87,7 @@ def _dtz_independently(tables: Tables, states: list[State]) -> dict[State, int]:
 @pytest.mark.parametrize(("men", "kings"), [
     ((1 << 9, 0), (1, 2)),  # a black man on 10 against two kings
     ((0, 1 << 20), (2, 1)),  # two black kings against a white man on 21 and a king
+    ((1 << 9, 1 << 22), (1, 1)),  # men on 10 and 23, a king each: the block is its own mirror
 ])
 def test_dtz_matches_an_independent_solver(egtb4: Tables, men: tuple[int, int],
                                            kings: tuple[int, int]) -> None:
