@@ -28,6 +28,7 @@ against two kings and a man on its own back row, DTC 100-102) have a DTZ of
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -99,6 +100,7 @@ class DtzProber:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self._blocks: OrderedDict[tuple[Material, int], Block] = OrderedDict()
+        self._lock = threading.Lock()  # engines of a match share one table set
 
     def dtz(self, black: int, white: int, kings: int) -> int:
         """The DTZ of a Black-to-move placement; 0 for a draw.
@@ -110,12 +112,13 @@ class DtzProber:
             return int(self.tables.dtc_array(material)[rank_position(black, white, kings)])
         base, _ = block_bounds(material, black, white, kings)
         key = (material, base)
-        block = self._blocks.get(key)
-        if block is None:
-            block = solve_block(self.tables, black, white, kings)
-            self._remember(block)
-        else:
-            self._blocks.move_to_end(key)
+        with self._lock:
+            block = self._blocks.get(key)
+            if block is None:
+                block = solve_block(self.tables, black, white, kings)
+                self._remember(block)
+            else:
+                self._blocks.move_to_end(key)
         return int(block.dtz[int(rank_position(black, white, kings)) - base])
 
     def _remember(self, block: Block) -> None:
