@@ -83,6 +83,22 @@ def test_a_database_that_cannot_be_opened_is_reported(fake_run: FakeRun, tmp_pat
     assert fake_run.calls == []
 
 
+def test_a_damaged_endgame_table_is_reported(fake_run: FakeRun, egtb4_dir: Path,
+                                             tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    tables = tmp_path / "egtb"
+    tables.mkdir()
+    for path in egtb4_dir.glob("*.dcdb"):
+        (tables / path.name).write_bytes(path.read_bytes())
+    damaged = tables / "0101.dcdb"
+    damaged.write_bytes(damaged.read_bytes()[:-1])
+    status = main(["serve", "--port", "0", "--db", str(tmp_path / "games.sqlite3"),
+                   "--egtb", str(tables)])
+    assert status == 1
+    assert "0101.dcdb: checksum mismatch" in capsys.readouterr().err
+    assert fake_run.calls == []
+
+
 @pytest.mark.parametrize("option", [["--port", "70000"], ["--port", "http"],
                                     ["--engine-threads", "0"], ["--max-seconds", "-1"]])
 def test_bad_options_are_usage_errors(fake_run: FakeRun, option: list[str],

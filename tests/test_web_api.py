@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from doublecorner import STARTING_FEN, Board, Position
+from doublecorner.egtb import Tables
 from doublecorner.engine import Engine, InfoCallback, Limit, Score, SearchResult
 from doublecorner.web.app import create_app
 from doublecorner.web.engine_pool import Searcher
@@ -606,3 +607,13 @@ def test_engine_searches_are_capped_in_time(db_path: Path) -> None:
             socket.send_json({"action": "start"})
             receive_until_done(socket)
     assert seen == [Limit(depth=18, time=2.5), Limit(time=2.5)]
+
+
+def test_analysis_answers_from_the_endgame_tables_when_given(db_path: Path,
+                                                            egtb4: Tables) -> None:
+    with TestClient(make_app(db_path, tables=egtb4)) as client, \
+            client.websocket_connect("/api/analysis") as socket:
+        socket.send_json({"action": "start", "fen": "B:W22,K5:BK15,K6"})
+        messages = receive_until_done(socket)
+    assert messages[0]["score"] == "table win" and messages[0]["pv"] == ["15-10"]
+    assert messages[-1]["bestmove"] == "15-10"  # the only winning move

@@ -7,13 +7,16 @@ import json
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from doublecorner.board import Board
 from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, positive_float, positive_int
 from doublecorner.engine import Engine, InfoCallback, Limit, SearchResult
 from doublecorner.engine.limit import MAX_DEPTH
 from doublecorner.fen import STARTING_FEN
+
+if TYPE_CHECKING:
+    from doublecorner.egtb import Tables
 
 DEFAULT_SECONDS = 5.0
 DEFAULT_GAME_SECONDS = 0.5  # per position when a whole PDN file is analysed
@@ -75,18 +78,22 @@ def _add_search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
                         help="probe the endgame tables in DIR (default: the folder "
                              "'doublecorner egtb build' fills); up to 4 pieces they are built "
-                             "first if missing (about 20 s)")
+                             "first if missing (seconds)")
 
 
 def engine_from_arguments(arguments: argparse.Namespace) -> Engine:
     """An engine with the arguments' hash size and, with ``--egtb``, the endgame tables."""
+    return Engine(hash_mb=arguments.hash, tables=tables_from_arguments(arguments))
+
+
+def tables_from_arguments(arguments: argparse.Namespace) -> Tables | None:
+    """The endgame tables ``--egtb`` names (values loaded, distances on demand), or None."""
     directory = egtb_directory_from_arguments(arguments)
     if directory is None:
-        return Engine(hash_mb=arguments.hash)
+        return None
     from doublecorner.egtb import LOADED_PIECES, load_tables
 
-    return Engine(hash_mb=arguments.hash,
-                  tables=load_tables(directory, max_pieces=LOADED_PIECES, lazy_dtc=True))
+    return load_tables(directory, max_pieces=LOADED_PIECES, lazy_dtc=True)
 
 
 def egtb_directory_from_arguments(arguments: argparse.Namespace) -> Path | None:

@@ -44,6 +44,9 @@ def add_parsers(commands: Any) -> None:
                        help="longest time one engine search may take (default: 10)")
     serve.add_argument("--hash", type=positive_int, default=32, metavar="MB",
                        help="transposition table of each engine thread (default: 32)")
+    serve.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
+                       help="let the engine probe the endgame tables in DIR (default: the "
+                            "folder 'doublecorner egtb build' fills)")
     serve.add_argument("--access-log", action="store_true",
                        help="log every request on stderr")
     serve.set_defaults(run=_serve)
@@ -63,6 +66,8 @@ def _serve(arguments: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from doublecorner.cli.engine import tables_from_arguments
+        from doublecorner.errors import TableError
         from doublecorner.web.app import MAX_BODY_BYTES, create_app
         from doublecorner.web.store import StoreError, default_db_path
     except ImportError as error:
@@ -78,8 +83,9 @@ def _serve(arguments: argparse.Namespace) -> int:
         return EXIT_FAILURE
     try:
         app = create_app(db_path, engine_threads=arguments.engine_threads,
-                         max_seconds=arguments.max_seconds, hash_mb=arguments.hash)
-    except StoreError as error:
+                         max_seconds=arguments.max_seconds, hash_mb=arguments.hash,
+                         tables=tables_from_arguments(arguments))
+    except (StoreError, TableError) as error:
         listener.close()
         print(f"doublecorner: error: {error}", file=sys.stderr)
         return EXIT_FAILURE

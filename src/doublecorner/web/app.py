@@ -33,6 +33,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from doublecorner import __version__
+from doublecorner.egtb import Tables
 from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.warmup import ensure_engine_compiled
 from doublecorner.web.analysis_ws import AnalysisSession
@@ -84,6 +85,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT_ENGINE_THREADS,
                max_seconds: float = DEFAULT_MAX_SECONDS, hash_mb: int = DEFAULT_HASH_MB,
+               tables: Tables | None = None,
                new_engine: Callable[[], Searcher] | None = None,
                max_body_bytes: int = MAX_BODY_BYTES,
                static_dir: Path | None = STATIC_DIR) -> FastAPI:
@@ -91,14 +93,15 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
 
     At most ``engine_threads`` searches run at once, each for at most
     ``max_seconds``, with engines made by ``new_engine`` (default: engines
-    with ``hash_mb`` MB of table). ``static_dir`` is served at ``/`` when it
+    with ``hash_mb`` MB of table that probe the endgame ``tables``, if
+    given). ``static_dir`` is served at ``/`` when it
     exists. The engines and the database close when the app's lifespan ends.
 
     :raises StoreError: the database cannot be opened.
     :raises EngineError: ``engine_threads`` or ``max_seconds`` is out of range.
     """
     engines = EnginePool(threads=engine_threads, max_seconds=max_seconds,
-                         new_engine=new_engine or engine_factory(hash_mb))
+                         new_engine=new_engine or engine_factory(hash_mb, tables))
     service = GameService(GameStore(db_path), engines)
 
     @asynccontextmanager

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
+from doublecorner.egtb import Tables
 from doublecorner.engine import Engine, InfoCallback, Limit, SearchResult
 from doublecorner.errors import EngineError
 from doublecorner.position import Position
@@ -33,9 +34,12 @@ class Searcher(Protocol):
         ...
 
 
-def engine_factory(hash_mb: int) -> Callable[[], Searcher]:
-    """A maker of engines with ``hash_mb`` megabytes of transposition table each."""
-    return lambda: Engine(hash_mb=hash_mb)
+def engine_factory(hash_mb: int, tables: Tables | None = None) -> Callable[[], Searcher]:
+    """A maker of engines with ``hash_mb`` MB of transposition table each (and ``tables``).
+
+    The engines share the endgame tables: they only read them.
+    """
+    return lambda: Engine(hash_mb=hash_mb, tables=tables)
 
 
 def capped(limit: Limit, max_seconds: float) -> Limit:
