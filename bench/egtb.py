@@ -7,7 +7,8 @@ process of its own, so that its memory peak (the child's max RSS) is its own.
 decides whether the rule can draw it (see ``doublecorner.egtb.dtz``).
 
     python3 bench/egtb.py --pieces 4 5 --dtz
-    python3 bench/egtb.py --pieces 6 --jobs 2 --keep DIR   # hours; resumable in DIR
+    python3 bench/egtb.py --pieces 6 --jobs 2 --keep DIR   # 40 minutes; resumable in DIR
+    python3 bench/egtb.py --pieces 6 --keep DIR --sample 2000  # a check by search
 """
 
 from __future__ import annotations
@@ -52,7 +53,49 @@ def _long_wins(pieces: int, directory: Path) -> dict[str, float | int]:
             "dtz_seconds": round(time.monotonic() - started, 1)}
 
 
-def _one(pieces: int, directory: Path, jobs: int, dtz: bool) -> dict[str, float | int]:
+def _sampled(pieces: int, directory: Path, count: int) -> dict[str, float | int]:
+    """Random positions of ``pieces`` pieces, a short DTC, searched with one piece fewer.
+
+    The engine probes only the smaller tables, so a win or loss it proves rests on
+    them and the move generator alone; each one must agree with the new table.
+    """
+    import random
+
+    from doublecorner.color import Color
+    from doublecorner.egtb import Value, load_tables, materials
+    from doublecorner.engine import Engine, Limit
+    from doublecorner.kernel.egtb_index import unrank_position
+    from doublecorner.position import Position
+
+    started = time.monotonic()
+    full = load_tables(directory, max_pieces=pieces, lazy_dtc=True)
+    engine = Engine(hash_mb=16, tables=load_tables(directory, max_pieces=pieces - 1,
+                                                   lazy_dtc=True))
+    rng = random.Random(11)
+    top = [material for material in materials(pieces) if material.pieces == pieces]
+    sampled = proved = contradictions = 0
+    while sampled < count:
+        material = rng.choice(top)
+        position = Position(*unrank_position(rng.randrange(material.size), *material),
+                            Color.BLACK)
+        dtc = full.dtc(position)
+        if dtc > 9:  # beyond what a quick search proves
+            continue
+        score = engine.search(position, Limit(depth=min(dtc + 4, 12))).score
+        sampled += 1
+        if score.is_win or score.is_loss:
+            proved += 1
+            expected = full.value(position)
+            if (Value.WIN if score.is_win else Value.LOSS) != expected:
+                contradictions += 1
+                print(f"contradiction: {position.fen()} table {expected.name}, search {score}",
+                      file=sys.stderr)
+    return {"sampled": sampled, "proved": proved, "contradictions": contradictions,
+            "sample_seconds": round(time.monotonic() - started, 1)}
+
+
+def _one(pieces: int, directory: Path, jobs: int, dtz: bool,
+         sample: int) -> dict[str, float | int]:
     from doublecorner.egtb import build, materials, total_positions
     from doublecorner.egtb.storage import slice_path
 
@@ -76,6 +119,8 @@ def _one(pieces: int, directory: Path, jobs: int, dtz: bool) -> dict[str, float 
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
     if dtz:
         row |= _long_wins(pieces, directory)
+    if sample:
+        row |= _sampled(pieces, directory, sample)
     return row
 
 
@@ -85,13 +130,17 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="pairs solved at once (threads)")
     parser.add_argument("--dtz", action="store_true",
                         help="also count the wins the 40-move rule could draw")
+    parser.add_argument("--sample", type=int, default=0, metavar="N",
+                        help="also search N random positions of the largest piece count "
+                             "with the smaller tables: every proof must agree")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="build in DIR instead of a temporary folder (and resume there)")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.one is not None:
-        print(json.dumps(_one(arguments.one, arguments.dir, arguments.jobs, arguments.dtz)))
+        print(json.dumps(_one(arguments.one, arguments.dir, arguments.jobs, arguments.dtz,
+                              arguments.sample)))
         return 0
     print(f"{'pieces':>6} {'positions':>13} {'built':>5} {'seconds':>8} {'MB on disk':>10} "
           f"{'bits/pos':>8} {'max DTC':>7} {'peak RSS MB':>11}"
@@ -100,8 +149,9 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="egtb-bench-") as folder:
             command = [sys.executable, __file__, "--one", str(pieces),
                        "--dir", str(arguments.keep or folder), "--jobs", str(arguments.jobs)]
-            output = subprocess.run(command + (["--dtz"] if arguments.dtz else []),
-                                    check=True, stdout=subprocess.PIPE, text=True).stdout
+            command += ["--sample", str(arguments.sample)] + (["--dtz"] if arguments.dtz else [])
+            output = subprocess.run(command, check=True, stdout=subprocess.PIPE,
+                                    text=True).stdout
         row = json.loads(output.strip().splitlines()[-1])
         line = (f"{row['pieces']:>6} {row['positions']:>13,} {row['built']:>5} "
                 f"{row['seconds']:>8} {row['bytes'] / 1e6:>10.2f} "
@@ -111,6 +161,11 @@ def main() -> int:
             line += (f"   {row['long_wins']:>12,} {row['largest_dtz']:>8} "
                      f"{row['doomed_wins']:>14,} {row['dtz_seconds']:>8}")
         print(line, flush=True)
+        if arguments.sample:
+            print(f"       {row['sampled']:,} random {pieces}-piece positions searched with "
+                  f"the {pieces - 1}-piece tables: {row['proved']:,} proved, "
+                  f"{row['contradictions']} contradicting ({row['sample_seconds']} s)",
+                  flush=True)
     return 0
 
 
