@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
+from collections.abc import Callable
 from typing import NoReturn
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+LOCAL_RAY = "local"  # what --ray without an ADDRESS stands for
 
 
 class UsageError(Exception):
@@ -30,12 +33,42 @@ def positive_float(text: str) -> float:
     return value
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {value}")
-    return value
+def whole_number(low: int, high: int | None, out_of_range: str, *,
+                 expected: str = "a whole number") -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (None: no top).
+
+    ``out_of_range`` is the message for a number outside, ``{value}`` standing
+    for it; ``expected`` names what text that is no number should have been.
+
+    >>> dozen = whole_number(1, 12, "expected 1 to 12, not {value}")
+    >>> dozen("7")
+    7
+    >>> dozen("13")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected 1 to 12, not 13
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, not {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(out_of_range.format(value=value))
+        return value
+
+    return parse
+
+
+positive_int = whole_number(1, None, "expected a whole number of at least 1, not {value}")
+"""An argparse type: a whole number of at least 1."""
+
+
+def ray_address(arguments: argparse.Namespace) -> str | None:
+    """The cluster ``--ray`` names; None for a Ray started here (or the one RAY_ADDRESS names).
+
+    :raises UsageError: Ray is not installed.
+    """
+    if importlib.util.find_spec("ray") is None:
+        raise UsageError("--ray needs Ray: pip install 'doublecorner[ray]'")
+    return None if arguments.ray == LOCAL_RAY else str(arguments.ray)

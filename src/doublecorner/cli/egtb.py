@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, positive_int
+from doublecorner.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    LOCAL_RAY,
+    UsageError,
+    positive_int,
+    ray_address,
+    whole_number,
+)
 from doublecorner.egtb import (
     TableError,
     Value,
@@ -47,7 +54,8 @@ def add_parsers(commands: Any) -> None:
     build_parser.add_argument("--jobs", type=positive_int, default=1, metavar="K",
                               help="solve up to K independent slices at once, in threads, "
                                    "as memory allows (default: 1)")
-    build_parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+    build_parser.add_argument("--ray", nargs="?", const=LOCAL_RAY, default=None,
+                              metavar="ADDRESS",
                               help="solve the slices as tasks on a Ray cluster (default: a "
                                    "local Ray); --dir must be a folder every node shares")
     build_parser.set_defaults(run=_build)
@@ -71,25 +79,9 @@ def add_parsers(commands: Any) -> None:
     probe.set_defaults(run=_probe)
 
 
-def _pieces(text: str) -> int:
-    try:
-        pieces = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if not 2 <= pieces <= 6:
-        raise argparse.ArgumentTypeError(f"pieces must be in 2..6, not {pieces}")
-    return pieces
-
-
-def _plies(text: str) -> int:
-    try:
-        plies = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if not 0 <= plies < FORTY_MOVE_PLIES:
-        raise argparse.ArgumentTypeError(
-            f"the count must be in 0..{FORTY_MOVE_PLIES - 1} plies, not {plies}")
-    return plies
+_pieces = whole_number(2, 6, "pieces must be in 2..6, not {value}")
+_plies = whole_number(0, FORTY_MOVE_PLIES - 1,
+                      f"the count must be in 0..{FORTY_MOVE_PLIES - 1} plies, not {{value}}")
 
 
 class _ProgressBar:
@@ -121,17 +113,14 @@ def _directory(arguments: argparse.Namespace) -> Path:
 
 def _build(arguments: argparse.Namespace) -> int:
     directory = _directory(arguments)
-    if arguments.ray is not None and importlib.util.find_spec("ray") is None:
-        print("doublecorner: error: --ray needs Ray: pip install 'doublecorner[ray]'",
-              file=sys.stderr)
-        return EXIT_USAGE
+    address = ray_address(arguments) if arguments.ray is not None else None
     bar = _ProgressBar(f"egtb {arguments.pieces} pieces")
     try:
         if arguments.ray is not None:
             from doublecorner.egtb.build_distributed import build_on_ray
 
             report = build_on_ray(arguments.pieces, directory, check=not arguments.no_check,
-                                  address=arguments.ray or None, on_progress=bar)
+                                  address=address, on_progress=bar)
         else:
             report = build(arguments.pieces, directory, check=not arguments.no_check,
                            jobs=arguments.jobs, on_progress=bar)

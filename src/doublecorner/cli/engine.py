@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from doublecorner.board import Board
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, positive_float, positive_int
+from doublecorner.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    LOCAL_RAY,
+    UsageError,
+    positive_float,
+    positive_int,
+)
 from doublecorner.engine import Engine, InfoCallback, Limit, SearchResult
 from doublecorner.engine.limit import MAX_DEPTH
 from doublecorner.fen import STARTING_FEN
@@ -46,7 +53,7 @@ def add_parsers(commands: Any) -> None:
     analyse.add_argument("--plot", type=Path, metavar="OUT.svg|OUT.png",
                          help="PDN file mode: plot the score over the game (numbered OUT-N "
                               "when the file has several games; needs matplotlib)")
-    analyse.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+    analyse.add_argument("--ray", nargs="?", const=LOCAL_RAY, default=None, metavar="ADDRESS",
                          help="PDN file mode: analyse the games on a Ray cluster, one task per "
                               "game (a task whose worker dies is run again); without ADDRESS "
                               "on a Ray started here (or the one RAY_ADDRESS names). ADDRESS "

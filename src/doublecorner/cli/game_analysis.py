@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.util
 import itertools
 import sys
 from pathlib import Path
 from typing import TextIO
 
 from doublecorner.analysis import MoveAnalysis, analyse_game, annotate, evaluation_plot, summary
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError
+from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, ray_address
 from doublecorner.cli.engine import (
     DEFAULT_GAME_SECONDS,
     egtb_directory_from_arguments,
@@ -36,11 +35,9 @@ def analyse_pdn_file(arguments: argparse.Namespace) -> int:
         raise UsageError(f"--plot must name an .svg or .png file, not {str(arguments.plot)!r}")
     if not path.is_file():
         raise UsageError(f"no such PDN file: {str(path)!r}")
-    if arguments.ray is not None and importlib.util.find_spec("ray") is None:
-        raise UsageError("--ray needs Ray: pip install 'doublecorner[ray]'")
     limit = limit_from_arguments(arguments, default_seconds=DEFAULT_GAME_SECONDS)
     if arguments.ray is not None:
-        return _analyse_on_ray(path, limit, arguments)
+        return _analyse_on_ray(path, limit, arguments, ray_address(arguments))
     engine = engine_from_arguments(arguments)
     output: TextIO = (arguments.output.open("w", encoding="utf-8") if arguments.output
                       else sys.stdout)
@@ -65,7 +62,8 @@ def _finish(failures: int, count: int) -> int:
     return EXIT_FAILURE if failures else EXIT_OK
 
 
-def _analyse_on_ray(path: Path, limit: Limit, arguments: argparse.Namespace) -> int:
+def _analyse_on_ray(path: Path, limit: Limit, arguments: argparse.Namespace,
+                    address: str | None) -> int:
     """Analyse the games as Ray tasks; write them in file order as the earliest are done."""
     from doublecorner.analysis_distributed import GameAnalysis, analyse_games_on_ray
 
@@ -114,7 +112,7 @@ def _analyse_on_ray(path: Path, limit: Limit, arguments: argparse.Namespace) -> 
         write_ready()
         analyse_games_on_ray(texts, limit, hash_mb=arguments.hash,
                              egtb_dir=egtb_directory_from_arguments(arguments),
-                             address=None if arguments.ray == "local" else arguments.ray,
+                             address=address,
                              on_game=on_game)
         write_ready()
     finally:

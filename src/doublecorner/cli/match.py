@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from doublecorner.cli.common import EXIT_OK, EXIT_USAGE, UsageError, positive_float, positive_int
+from doublecorner.cli.common import (
+    EXIT_OK,
+    LOCAL_RAY,
+    UsageError,
+    positive_float,
+    positive_int,
+    ray_address,
+)
 from doublecorner.egtb import Tables
 from doublecorner.engine import Limit
 from doublecorner.match import (
@@ -72,7 +78,7 @@ def add_parsers(commands: Any) -> None:
                        help="end a game as soon as the endgame tables in DIR (default: the "
                             "folder 'doublecorner egtb build' fills) hold its position, with "
                             "their result")
-    match.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+    match.add_argument("--ray", nargs="?", const=LOCAL_RAY, default=None, metavar="ADDRESS",
                        help="play the games on a Ray cluster, one task per game (a task whose "
                             "worker dies is run again); without ADDRESS on a Ray started here "
                             "(or the one RAY_ADDRESS names). ADDRESS is the head node's "
@@ -165,10 +171,7 @@ def _resumed(arguments: argparse.Namespace, header: dict[str, Any],
 
 
 def _match(arguments: argparse.Namespace) -> int:
-    if arguments.ray is not None and importlib.util.find_spec("ray") is None:
-        print("doublecorner: error: --ray needs Ray: pip install 'doublecorner[ray]'",
-              file=sys.stderr)
-        return EXIT_USAGE
+    address = ray_address(arguments) if arguments.ray is not None else None
     ballots = parse_openings(arguments.openings, three_move_deck())
     movetime = arguments.time or DEFAULT_SECONDS
     limit = Limit(depth=arguments.depth) if arguments.depth else Limit(time=movetime)
@@ -228,7 +231,7 @@ def _match(arguments: argparse.Namespace) -> int:
             played = run_match_on_ray(
                 arguments.first, arguments.second, ballots, default_limit=limit,
                 movetime=movetime, engines=engines,
-                address=None if arguments.ray == "local" else arguments.ray, skip=skip,
+                address=address, skip=skip,
                 on_game=on_game, egtb_dir=_tables_directory(arguments.egtb))
         else:
             played = run_match(lambda: make(arguments.first), lambda: make(arguments.second),

@@ -16,7 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, positive_float, positive_int
+from doublecorner.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    positive_float,
+    positive_int,
+    whole_number,
+)
 
 INSTALL_HINT = "pip install 'doublecorner[web]'"
 DEFAULT_HOST = "127.0.0.1"
@@ -52,14 +58,8 @@ def add_parsers(commands: Any) -> None:
     serve.set_defaults(run=_serve)
 
 
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, not {text!r}") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, not {port}")
-    return port
+_port = whole_number(0, 65535, "expected a port from 0 to 65535, not {value}",
+                     expected="a port number")
 
 
 def _serve(arguments: argparse.Namespace) -> int:
