@@ -12,6 +12,7 @@ interrupted build resumes with the pairs it had not finished.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import os
 import threading
 import time
@@ -166,9 +167,12 @@ def check_built_pair(pair: tuple[Material, ...], tables: Tables) -> None:
 
 
 def read_pair(directory: Path, pair: tuple[Material, ...]) -> list[SliceData]:
-    """The slices of ``pair`` if every one is on disk and whole, else an empty list."""
+    """The values of ``pair`` if every file is on disk and whole, else an empty list.
+
+    The DTC is left out: a build only probes the values of what it converts into.
+    """
     try:
-        return [read_slice(directory, material) for material in pair]
+        return [read_slice(directory, material, with_dtc=False) for material in pair]
     except TableError:
         return []
 
@@ -192,6 +196,8 @@ def solve_pair(pair: tuple[Material, ...], tables: Tables, directory: Path, *, c
         check_built_pair(pair, tables)
     for data in slices:
         write_slice(directory, data)
+        # Later pairs probe only its values: its DTC (a byte a position) need not stay.
+        tables.put(dataclasses.replace(data, dtc=None))
     return deepest
 
 

@@ -110,7 +110,7 @@ def _earlier_levels(directory: Path, pair: tuple[Material, ...]) -> Tables:
     tables = Tables(pair[0].pieces)
     for material in materials(pair[0].pieces):
         if (material.pieces, material.men) < level:
-            tables.put(read_slice(directory, material))
+            tables.put(read_slice(directory, material, with_dtc=False))
     return tables
 
 

@@ -204,16 +204,15 @@ class Tables:
         A move that converts (captures or crowns) leaves DTC 0: the count starts
         afresh in the next slice.
         """
-        turn = int(position.turn)
+        return [(move, value, dtc) for move, _, value, dtc in self._move_rows(position)]
+
+    def _move_rows(self, position: Position) -> list[tuple[Move, Position, Value, int]]:
+        """:meth:`move_values`, with the position each move leads to."""
         before = Material.of(position.black, position.white, position.kings)
-        rows = []
-        for black, white, kings, key in generate_moves(position.black, position.white,
-                                                       position.kings, turn).tolist():
-            child = Position(black, white, kings, position.turn.opponent)
-            converts = Material.of(black, white, kings) != before
-            rows.append((Move._from_kernel_key(key), self.value(child),
-                         0 if converts else self.dtc(child)))
-        return rows
+        return [(move, child, self.value(child),
+                 0 if Material.of(child.black, child.white, child.kings) != before
+                 else self.dtc(child))
+                for move, child in _children(position)]
 
     def probe(self, position: Position, halfmove_clock: int = 0) -> Probe:
         """Value, DTC and best moves of ``position``.
@@ -248,11 +247,10 @@ class Tables:
     def _probe_by_dtz(self, position: Position, dtc: int) -> Probe:
         """A win probed by DTZ: the winning moves that restart the 40-move count soonest."""
         ranked = []
-        for move, after, after_dtc in self.move_values(position):
+        for move, child, after, after_dtc in self._move_rows(position):
             if after != Value.LOSS:
                 continue
-            child = _after(position, move)
-            after_dtz = 0 if _restarts_count(position, child) else self.dtz(child)
+            after_dtz = 0 if _restarts_count(position, move) else self.dtz(child)
             ranked.append(((after_dtz, after_dtc), move))
         target = min(key for key, _ in ranked)
         best = tuple(sorted((move for key, move in ranked if key == target),
@@ -264,19 +262,20 @@ class Tables:
         return self.probe(position).best_moves
 
 
-def _after(position: Position, move: Move) -> Position:
-    for black, white, kings, key in generate_moves(position.black, position.white,
-                                                   position.kings, int(position.turn)).tolist():
-        if key == move._key:
-            return Position(black, white, kings, position.turn.opponent)
-    raise ValueError(f"{move} is not a move of {position.fen()}")
+def _children(position: Position) -> list[tuple[Move, Position]]:
+    """Each legal move of ``position`` and the position it leads to."""
+    turn = position.turn
+    return [(Move._from_kernel_key(key), Position(black, white, kings, turn.opponent))
+            for black, white, kings, key in generate_moves(position.black, position.white,
+                                                           position.kings, int(turn)).tolist()]
 
 
-def _restarts_count(before: Position, after: Position) -> bool:
-    """Whether the move from ``before`` to ``after`` moved a man or captured."""
-    return ((before.black & ~before.kings) != (after.black & ~after.kings)
-            or (before.white & ~before.kings) != (after.white & ~after.kings)
-            or (before.black | before.white).bit_count() != (after.black | after.white).bit_count())
+def _restarts_count(before: Position, move: Move) -> bool:
+    """Whether ``move`` restarts the 40-move count: a capture, or a man's move.
+
+    The rule :meth:`Board.push` applies to its ``halfmove_clock``.
+    """
+    return move.is_capture or not before.kings >> (move.path[0] - 1) & 1
 
 
 def load_tables(directory: Path, *, max_pieces: int, lazy_dtc: bool = False) -> Tables:
