@@ -57,8 +57,30 @@ def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
     return game
 
 
-def play(client: TestClient, game: dict[str, Any], move: str) -> httpx.Response:
-    return client.post(f"/api/games/{game['id']}/moves", json={"move": move})
+def auth(game: dict[str, Any], seat: str) -> dict[str, str]:
+    """The header that acts for ``seat`` with the token the game gave it."""
+    return {"Authorization": f"Bearer {game['tokens'][seat]}"}
+
+
+def seat_to_move(client: TestClient, game: dict[str, Any]) -> str:
+    """The seat that acts now: the owner of an analysis, the one player, or the side to move."""
+    tokens = game["tokens"]
+    if len(tokens) == 1:
+        (seat,) = tokens
+        return str(seat)
+    return str(get(client, game)["turn"])
+
+
+def post(client: TestClient, game: dict[str, Any], action: str, body: Any = None,
+         seat: str | None = None) -> httpx.Response:
+    """POST to the game's ``action`` with the token of ``seat`` (default: the one to move)."""
+    seat = seat_to_move(client, game) if seat is None else seat
+    return client.post(f"/api/games/{game['id']}/{action}", json=body, headers=auth(game, seat))
+
+
+def play(client: TestClient, game: dict[str, Any], move: str,
+         seat: str | None = None) -> httpx.Response:
+    return post(client, game, "moves", {"move": move}, seat)
 
 
 def get(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
@@ -66,6 +88,21 @@ def get(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
     assert answer.status_code == 200, answer.text
     found: dict[str, Any] = answer.json()
     return found
+
+
+def mine(client: TestClient, *games: dict[str, Any], query: str = "") -> list[dict[str, Any]]:
+    """The games listed for the tokens of ``games``."""
+    tokens = ", ".join(dict.fromkeys(token for game in games
+                                     for token in game["tokens"].values()))
+    answer = client.get(f"/api/games{query}", headers={"Authorization": f"Bearer {tokens}"})
+    assert answer.status_code == 200, answer.text
+    listed: list[dict[str, Any]] = answer.json()["games"]
+    return listed
+
+
+def without_tokens(game: dict[str, Any]) -> dict[str, Any]:
+    """The game as a GET shows it: ``tokens`` are only in the answer that made it."""
+    return {**game, "tokens": None}
 
 
 def assert_error(answer: httpx.Response, status: int, *words: str) -> None:
@@ -91,7 +128,8 @@ def test_a_new_two_player_game_is_at_the_start(client: TestClient) -> None:
     assert game["legal_moves"][0] == {"move": "9-13", "path": [9, 13], "captures": []}
     assert game["must_capture"] == []
     assert game["created"].endswith("Z") and game["updated"] == game["created"]
-    assert get(client, game) == game
+    assert set(game["tokens"]) == {"black", "white"} and game["private"] is False
+    assert get(client, game) == without_tokens(game)
 
 
 def test_the_engine_moves_first_when_the_human_plays_white(client: TestClient) -> None:
@@ -127,7 +165,7 @@ def test_an_engine_game_can_give_seconds_per_move(client: TestClient) -> None:
 def test_bad_new_games_are_refused(client: TestClient, body: dict[str, Any], status: int,
                                    words: Sequence[str]) -> None:
     assert_error(client.post("/api/games", json=body), status, *words)
-    assert client.get("/api/games").json() == {"games": []}
+    assert client.app.state.games.store.count() == 0
 
 
 # -- moves -----------------------------------------------------------------------
@@ -158,30 +196,32 @@ def test_a_refused_move_is_a_400_and_changes_nothing(client: TestClient, fen: st
                                                       words: Sequence[str]) -> None:
     game = new_game(client, mode="two-player", fen=fen)
     assert_error(play(client, game, move), 400, *words)
-    assert get(client, game) == game
+    assert get(client, game) == without_tokens(game)
 
 
 @pytest.mark.parametrize("body", [{}, {"move": 1115}, {"move": "11-15", "side": "black"},
                                   {"move": "1" * 201}])
 def test_a_malformed_move_request_is_a_422(client: TestClient, body: dict[str, Any]) -> None:
     game = new_game(client, mode="two-player")
-    assert_error(client.post(f"/api/games/{game['id']}/moves", json=body), 422)
-    assert get(client, game) == game
+    assert_error(post(client, game, "moves", body), 422)
+    assert get(client, game) == without_tokens(game)
 
 
 def test_a_body_that_is_not_json_is_a_422(client: TestClient) -> None:
     game = new_game(client, mode="two-player")
     answer = client.post(f"/api/games/{game['id']}/moves", content=b"{11-15",
-                         headers={"content-type": "application/json"})
+                         headers={"content-type": "application/json", **auth(game, "black")})
     assert_error(answer, 422, "JSON")
 
 
 def test_an_unknown_game_is_a_404(client: TestClient) -> None:
+    token = {"Authorization": f"Bearer {new_game(client, mode='analysis')['tokens']['owner']}"}
     for answer in (client.get("/api/games/g_nope"),
-                   client.post("/api/games/g_nope/moves", json={"move": "11-15"}),
-                   client.post("/api/games/g_nope/takeback"),
+                   client.post("/api/games/g_nope/moves", json={"move": "11-15"},
+                               headers=token),
+                   client.post("/api/games/g_nope/takeback", headers=token),
                    client.get("/api/games/g_nope/pdn"),
-                   client.delete("/api/games/g_nope")):
+                   client.delete("/api/games/g_nope", headers=token)):
         assert_error(answer, 404, "g_nope")
 
 
@@ -205,6 +245,7 @@ def test_the_engine_replies_to_each_move(client: TestClient) -> None:
 def test_a_move_for_the_engines_side_is_refused(client: TestClient) -> None:
     game = new_game(client, mode="engine", human="white", level=1)
     assert_error(play(client, game, "9-13"), 400, "9-13")  # a Black man; White to move
+    assert set(game["tokens"]) == {"white"}  # the engine's side has no token
     assert get(client, game)["moves"] == game["moves"]
 
 
@@ -213,10 +254,10 @@ def test_a_move_for_the_engines_side_is_refused(client: TestClient) -> None:
 
 def test_takeback_in_engine_mode_goes_back_to_the_humans_turn(client: TestClient) -> None:
     game = new_game(client, mode="engine", human="white", level=1)
-    assert_error(client.post(f"/api/games/{game['id']}/takeback"), 409, "take back")
+    assert_error(post(client, game, "takeback"), 409, "take back")
     legal = game["legal_moves"][0]["move"]
     assert len(play(client, game, legal).json()["moves"]) == 3
-    answer = client.post(f"/api/games/{game['id']}/takeback")
+    answer = post(client, game, "takeback")
     assert answer.status_code == 200
     assert answer.json()["moves"] == game["moves"]  # the engine's first move stays
     assert get(client, game)["moves"] == game["moves"]
@@ -224,10 +265,10 @@ def test_takeback_in_engine_mode_goes_back_to_the_humans_turn(client: TestClient
 
 def test_takeback_in_two_player_mode_takes_one_ply(client: TestClient) -> None:
     game = new_game(client, mode="two-player")
-    assert_error(client.post(f"/api/games/{game['id']}/takeback"), 409)
+    assert_error(post(client, game, "takeback"), 409)
     play(client, game, "11-15")
     play(client, game, "23-19")
-    answer = client.post(f"/api/games/{game['id']}/takeback")
+    answer = post(client, game, "takeback", seat="black")  # either player may
     assert answer.json()["moves"] == ["11-15"]
     assert answer.json()["turn"] == "white"
 
@@ -235,40 +276,35 @@ def test_takeback_in_two_player_mode_takes_one_ply(client: TestClient) -> None:
 def test_resigning_ends_the_game_until_taken_back(client: TestClient) -> None:
     game = new_game(client, mode="two-player")
     play(client, game, "11-15")
-    path = f"/api/games/{game['id']}/resign"
-    assert_error(client.post(path), 400, "which side")
-    assert_error(client.post(path, json={"side": "red"}), 422)
-    over = client.post(path, json={"side": "white"}).json()
+    assert_error(post(client, game, "resign", {"side": "red"}, "white"), 422)
+    assert_error(post(client, game, "resign", {"side": "black"}, "white"), 403, "not black")
+    over = post(client, game, "resign", None, "white").json()  # the token says who
     assert over["outcome"] == {"result": "1-0", "reason": "resignation", "winner": "black"}
     assert over["legal_moves"] == [] and over["must_capture"] == []
-    assert_error(play(client, game, "23-19"), 409, "over")
-    assert_error(client.post(path, json={"side": "black"}), 409)
-    assert client.get("/api/games").json()["games"][0]["result"] == "1-0"
-    back = client.post(f"/api/games/{game['id']}/takeback").json()
+    assert_error(play(client, game, "23-19", "white"), 409, "over")
+    assert_error(post(client, game, "resign", {"side": "black"}, "black"), 409)
+    assert mine(client, game)[0]["result"] == "1-0"
+    back = post(client, game, "takeback", seat="white").json()
     assert back["outcome"] is None and back["moves"] == []
 
 
 def test_the_human_resigns_in_engine_mode(client: TestClient) -> None:
     game = new_game(client, mode="engine", human="black", level=1)
-    path = f"/api/games/{game['id']}/resign"
-    assert_error(client.post(path, json={"side": "white"}), 400, "you play black")
-    over = client.post(path).json()
+    assert_error(post(client, game, "resign", {"side": "white"}), 403, "not white")
+    over = post(client, game, "resign").json()
     assert over["outcome"]["winner"] == "white"
 
 
 def test_nobody_resigns_or_offers_a_draw_in_an_analysis(client: TestClient) -> None:
     game = new_game(client, mode="analysis")
-    assert_error(client.post(f"/api/games/{game['id']}/resign", json={"side": "black"}), 409)
-    assert_error(client.post(f"/api/games/{game['id']}/draw",
-                             json={"side": "black", "action": "offer"}), 409)
+    assert_error(post(client, game, "resign", {"side": "black"}), 409)
+    assert_error(post(client, game, "draw", {"side": "black", "action": "offer"}), 409)
 
 
 def test_two_player_draw_offers(client: TestClient) -> None:
     game = new_game(client, mode="two-player")
-    path = f"/api/games/{game['id']}/draw"
-
     def draw(side: str, action: str) -> httpx.Response:
-        return client.post(path, json={"side": side, "action": action})
+        return post(client, game, "draw", {"side": side, "action": action}, side)
 
     assert_error(draw("white", "accept"), 409, "no draw offer")
     assert draw("black", "offer").json()["draw_offer"] == "black"
@@ -277,7 +313,8 @@ def test_two_player_draw_offers(client: TestClient) -> None:
     declined = draw("white", "decline").json()
     assert declined["draw_offer"] is None and declined["outcome"] is None
     draw("white", "offer")
-    assert play(client, game, "10-14").status_code == 400  # not Black's turn: nothing changes
+    assert play(client, game, "10-14", "white").status_code == 400  # nothing changes
+    assert play(client, game, "10-14", "black").status_code == 403  # not Black's turn
     assert play(client, game, "23-19").json()["draw_offer"] == "white"
     assert play(client, game, "9-13").json()["draw_offer"] is None  # Black played on: declined
     draw("black", "offer")
@@ -289,37 +326,37 @@ def test_two_player_draw_offers(client: TestClient) -> None:
 def test_the_engine_declines_a_draw_when_ahead_and_accepts_when_behind(
         client: TestClient) -> None:
     ahead = new_game(client, mode="engine", human="black", level=2, fen=ENGINE_WINNING_FEN)
-    answer = client.post(f"/api/games/{ahead['id']}/draw", json={"action": "offer"})
+    answer = post(client, ahead, "draw", {"action": "offer"})
     assert answer.status_code == 200
     assert answer.json()["outcome"] is None
     behind = new_game(client, mode="engine", human="black", level=2, fen=ENGINE_LOSING_FEN)
-    answer = client.post(f"/api/games/{behind['id']}/draw", json={"action": "offer"})
+    answer = post(client, behind, "draw", {"action": "offer"})
     assert answer.json()["outcome"] == {"result": "1/2-1/2", "reason": "draw agreed",
                                         "winner": None}
-    assert_error(client.post(f"/api/games/{ahead['id']}/draw", json={"action": "accept"}), 409)
+    assert_error(post(client, ahead, "draw", {"action": "accept"}), 409)
 
 
 # -- lists, deletion, PDN -----------------------------------------------------------
 
 
 def test_games_are_listed_newest_first(client: TestClient) -> None:
-    ids = [new_game(client, mode="two-player")["id"] for _ in range(3)]
-    games = client.get("/api/games").json()["games"]
+    made = [new_game(client, mode="two-player") for _ in range(3)]
+    ids = [game["id"] for game in made]
+    games = mine(client, *made)
     assert [game["id"] for game in games] == ids[::-1]
     assert set(games[0]) == {"id", "mode", "created", "updated", "black", "white", "ply",
                              "result"}
     assert games[0]["result"] == "*"
-    assert [game["id"] for game in client.get("/api/games?limit=2").json()["games"]] == (
-        ids[:0:-1])
+    assert [game["id"] for game in mine(client, *made, query="?limit=2")] == ids[:0:-1]
     assert_error(client.get("/api/games?limit=0"), 422, "limit")
 
 
 def test_a_deleted_game_is_gone(client: TestClient) -> None:
     game = new_game(client, mode="two-player")
-    answer = client.delete(f"/api/games/{game['id']}")
+    answer = client.delete(f"/api/games/{game['id']}", headers=auth(game, "white"))
     assert answer.status_code == 204 and answer.content == b""
     assert_error(client.get(f"/api/games/{game['id']}"), 404)
-    assert client.get("/api/games").json() == {"games": []}
+    assert mine(client, game) == []
 
 
 def test_a_game_goes_to_pdn_and_back(client: TestClient) -> None:
@@ -343,6 +380,7 @@ def test_a_game_goes_to_pdn_and_back(client: TestClient) -> None:
     assert copy["mode"] == "analysis" and copy["id"] != game["id"]
     assert copy["moves"] == moves and copy["start_fen"] == game["start_fen"]
     assert (copy["black"], copy["white"]) == ("doublecorner (level 1)", "human")
+    assert set(copy["tokens"]) == {"owner"}
     assert client.get(f"/api/games/{copy['id']}/pdn").text == text
 
 
@@ -355,13 +393,14 @@ def test_an_import_keeps_the_games_it_can_read_and_lists_the_errors(client: Test
     assert second["moves"] == ["11-15", "23-19"] and second["outcome"] is None
     (error,) = body["errors"]
     assert error.startswith("line 5, column ") and "15-11" in error
-    assert len(client.get("/api/games").json()["games"]) == 2
+    assert first["tokens"] == second["tokens"]  # one owner token for the games of one text
+    assert len(mine(client, first)) == 2
 
 
 @pytest.mark.parametrize("text", ["", "hello", '[GameType "20"]\n1. 32-28 *\n'])
 def test_an_import_without_a_game_is_refused(client: TestClient, text: str) -> None:
     assert_error(client.post("/api/games/import", json={"pdn": text}), 400, "no game")
-    assert client.get("/api/games").json() == {"games": []}
+    assert client.app.state.games.store.count() == 0
 
 
 # -- limits, schema, persistence ------------------------------------------------------
@@ -379,7 +418,7 @@ def test_a_body_over_64_kib_is_refused(client: TestClient) -> None:
 
     assert_error(client.post("/api/games/import", content=chunks(),
                              headers={"content-type": "application/json"}), 413, "limit")
-    assert client.get("/api/games").json() == {"games": []}
+    assert client.app.state.games.store.count() == 0
 
 
 def test_the_api_is_described_by_an_openapi_schema(client: TestClient) -> None:
@@ -398,15 +437,15 @@ def test_games_survive_a_restart(db_path: Path) -> None:
     with TestClient(make_app(db_path)) as first:
         game = new_game(first, mode="engine", human="black", level=1)
         moves = play(first, game, "11-15").json()["moves"]
-        first.post(f"/api/games/{new_game(first, mode='two-player')['id']}/resign",
-                   json={"side": "black"})
+        resigned = new_game(first, mode="two-player")
+        post(first, resigned, "resign", {"side": "black"}, "black")
     with TestClient(make_app(db_path)) as second:
         again = get(second, game)
         assert again["moves"] == moves
-        summaries = second.get("/api/games").json()["games"]
+        summaries = mine(second, game, resigned)
         assert [summary["result"] for summary in summaries] == ["0-1", "*"]
         legal = again["legal_moves"][0]["move"]
-        assert play(second, again, legal).json()["moves"][:3] == [*moves, legal]
+        assert play(second, game, legal).json()["moves"][:3] == [*moves, legal]
 
 
 def test_the_page_is_served_at_the_root_when_present(db_path: Path, tmp_path: Path) -> None:
@@ -550,26 +589,31 @@ async def _slow_search_blocks_no_other_game(db_path: Path, gate: Gate) -> None:
     transport = httpx.ASGITransport(app=app)
     async with app.router.lifespan_context(app), \
             httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        headers: dict[str, dict[str, str]] = {}
+
         async def create(**body: Any) -> str:
             answer = await client.post("/api/games", json=body)
-            game_id: str = answer.json()["id"]
-            return game_id
+            game: dict[str, Any] = answer.json()
+            headers[game["id"]] = auth(game, "black")
+            return str(game["id"])
+
+        def move(game_id: str, text: str) -> Any:
+            return client.post(f"/api/games/{game_id}/moves", json={"move": text},
+                               headers=headers[game_id])
 
         slow = await create(mode="engine", human="black", level=1)
         other_engine = await create(mode="engine", human="black", level=1)
         two_player = await create(mode="two-player")
 
-        slow_move = asyncio.create_task(
-            client.post(f"/api/games/{slow}/moves", json={"move": "11-15"}))
+        slow_move = asyncio.create_task(move(slow, "11-15"))
         assert await asyncio.to_thread(gate.started.wait, WAIT)
         # The same move again on the same game waits for the first to finish, then
         # finds the man gone from 11.
-        same_game = asyncio.create_task(
-            client.post(f"/api/games/{slow}/moves", json={"move": "11-15"}))
+        same_game = asyncio.create_task(move(slow, "11-15"))
 
-        answer = await client.post(f"/api/games/{two_player}/moves", json={"move": "11-15"})
+        answer = await move(two_player, "11-15")
         assert answer.status_code == 200 and answer.json()["moves"] == ["11-15"]
-        answer = await client.post(f"/api/games/{other_engine}/moves", json={"move": "9-13"})
+        answer = await move(other_engine, "9-13")
         assert answer.status_code == 200 and len(answer.json()["moves"]) == 2
         # Meanwhile the slow game is as it was: nothing half done is visible.
         answer = await client.get(f"/api/games/{slow}")

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from doublecorner import Color
-from doublecorner.web.record import AgreedEnding, Agreement, GameMode, GameRecord
+from doublecorner.web.record import AgreedEnding, Agreement, Clock, GameMode, GameRecord
 from doublecorner.web.store import SCHEMA_VERSION, GameStore, StoreError, default_db_path
+from doublecorner.web.tokens import Seat
 
 START = "B:W21-32:B1-12"
 
@@ -127,3 +128,51 @@ def test_the_default_path_is_in_the_users_data_directory(environ: dict[str, str]
                                                         expected: str) -> None:
     found = default_db_path(environ, platform=platform, home=Path("/home/ann"))
     assert found.as_posix() == expected
+
+
+def test_a_file_of_schema_1_is_brought_up_to_date(path: Path) -> None:
+    path.parent.mkdir()
+    connection = sqlite3.connect(path)
+    connection.executescript("""
+        CREATE TABLE games (id TEXT PRIMARY KEY, mode TEXT NOT NULL, created TEXT NOT NULL,
+            updated TEXT NOT NULL, black TEXT NOT NULL, white TEXT NOT NULL,
+            start_fen TEXT NOT NULL, human TEXT, level INTEGER, seconds REAL,
+            moves TEXT NOT NULL, agreed_reason TEXT, agreed_winner TEXT, draw_offer TEXT,
+            tags TEXT NOT NULL, result TEXT NOT NULL);
+        INSERT INTO games VALUES ('g_old', 'two-player', '2026-01-01T00:00:00Z',
+            '2026-01-01T00:00:00Z', 'human', 'human', 'B:W21-32:B1-12', NULL, NULL, NULL,
+            '11-15', NULL, NULL, NULL, '{}', '*');
+        PRAGMA user_version = 1;
+    """)
+    connection.close()
+    store = GameStore(path)
+    old = store.get("g_old")
+    assert old is not None and old.moves == ("11-15",) and not old.private
+    assert store.seats("g_old") == {}  # made before seats: nobody can change it
+    store.close()
+    connection = sqlite3.connect(path)
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    connection.close()
+
+
+def test_seats_and_invites_are_kept_beside_the_games(path: Path) -> None:
+    store = GameStore(path)
+    store.insert([record("g_1", private=True, takeback_request=Color.WHITE,
+                         clock=Clock(initial=60.0, increment=1.0, black=59.5, white=60.0,
+                                     since=1.5))],
+                 seats=[("g_1", Seat.BLACK, "b" * 64)], invites=[("g_1", Seat.WHITE, "s" * 64)],
+                 creator="10.0.0.1")
+    found = store.get("g_1")
+    assert found is not None and found.private and found.takeback_request is Color.WHITE
+    assert found.clock == Clock(initial=60.0, increment=1.0, black=59.5, white=60.0, since=1.5)
+    assert store.count_by("10.0.0.1") == 1 and store.count_by("10.0.0.2") == 0
+    assert store.invite("g_1") == (Seat.WHITE, "s" * 64)
+    assert store.claim_invite("g_1", "x" * 64, "w" * 64) is None  # another secret
+    assert store.claim_invite("g_1", "s" * 64, "w" * 64) is Seat.WHITE
+    assert store.claim_invite("g_1", "s" * 64, "v" * 64) is None  # used once
+    assert store.seats("g_1") == {Seat.BLACK: "b" * 64, Seat.WHITE: "w" * 64}
+    assert [game.id for game in store.games_of(["w" * 64], 10)] == ["g_1"]
+    assert store.games_of([], 10) == [] and store.games_of(["z" * 64], 10) == []
+    assert store.delete("g_1")
+    assert store.seats("g_1") == {} and store.invite("g_1") is None
+    store.close()

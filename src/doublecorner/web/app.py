@@ -2,19 +2,22 @@
 
 A thin adapter: each route reads its request, calls the :class:`GameService`
 and turns the answer (or the error) into JSON. Errors are ``4xx`` with
-``{"error": "..."}``: 400 for a move or position the rules refuse, 404 for an
-unknown game, 409 for a request the game's state forbids, 413 for a body over
-the limit, 422 for a body that does not fit the schema.
+``{"error": "..."}``: 400 for a move or position the rules refuse, 403 for a
+change without the token of the seat that makes it, 404 for an unknown game,
+409 for a request the game's state forbids, 413 for a body over the limit,
+422 for a body that does not fit the schema.
 
 >>> import tempfile, pathlib
 >>> from fastapi.testclient import TestClient
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     with TestClient(create_app(pathlib.Path(folder) / "games.sqlite3", hash_mb=1)) as client:
 ...         game = client.post("/api/games", json={"mode": "two-player"}).json()
-...         answer = client.post(f"/api/games/{game['id']}/moves", json={"move": "11-16"})
-...         print(answer.json()["moves"], client.post(f"/api/games/{game['id']}/moves",
-...                                                   json={"move": "9-5"}).status_code)
-['11-16'] 400
+...         moves = f"/api/games/{game['id']}/moves"
+...         black = {"Authorization": f"Bearer {game['tokens']['black']}"}
+...         answer = client.post(moves, json={"move": "11-16"}, headers=black)
+...         print(answer.json()["moves"], client.post(moves, json={"move": "22-18"}).status_code,
+...               client.post(moves, json={"move": "22-18"}, headers=black).status_code)
+['11-16'] 403 403
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -37,9 +40,11 @@ from doublecorner.egtb import Tables
 from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.warmup import ensure_engine_compiled
 from doublecorner.web.analysis_ws import AnalysisSession
+from doublecorner.web.auth import acting_seat, caller_tokens, viewing_seat
 from doublecorner.web.body_limit import BodyLimitMiddleware
 from doublecorner.web.engine_pool import EnginePool, Searcher, engine_factory
 from doublecorner.web.games import (
+    GameForbiddenError,
     GameNotFoundError,
     GameRequestError,
     GameService,
@@ -60,6 +65,7 @@ from doublecorner.web.schemas import (
     side_color,
 )
 from doublecorner.web.store import GameStore, StoreError
+from doublecorner.web.tokens import Seat
 from doublecorner.web.validation import first_error
 
 STATIC_DIR = Path(__file__).with_name("static")
@@ -74,13 +80,14 @@ MAX_LIST_LIMIT = 1000
 _ERROR_STATUS: dict[type[Exception], int] = {
     DraughtsError: 400,  # a move, a FEN or a PDN text that the rules refuse
     GameRequestError: 400,
+    GameForbiddenError: 403,  # a seat that may not make this change
     GameNotFoundError: 404,
     GameStateError: 409,
     EngineError: 503,  # the engines are closing down with the server
     StoreError: 500,
 }
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 404, 409, 413, 422)}
+    status: {"model": ErrorBody} for status in (400, 403, 404, 409, 413, 422)}
 
 
 def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT_ENGINE_THREADS,
@@ -158,61 +165,75 @@ def _add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, http_error)
 
 
+def client_name(request: Request) -> str:
+    """The client's address: what limits and caps count by."""
+    return "" if request.client is None else request.client.host
+
+
 def _add_game_routes(app: FastAPI, service: GameService) -> None:
+    acting = Depends(acting_seat)
+    viewing = Depends(viewing_seat)
+    listed = Depends(caller_tokens)
+
     @app.post("/api/games", status_code=201, response_model=GameBody, responses=_ERRORS)
-    async def new_game(request: NewGameRequest) -> GameBody:
-        """A new game. In engine mode with the human as White, the engine has moved."""
+    async def new_game(request: NewGameRequest, http: Request) -> GameBody:
+        """A new game, with ``tokens`` for the creator's seats. In engine mode with the
+        human as White, the engine has moved."""
         return GameBody.of(await service.create(
             request.mode, human=side_color(request.human), level=request.level,
-            seconds=request.seconds, fen=request.fen))
+            seconds=request.seconds, fen=request.fen, private=request.private,
+            creator=client_name(http)))
 
-    @app.get("/api/games", response_model=GameList)
-    async def list_games(limit: int = Query(DEFAULT_LIST_LIMIT, ge=1, le=MAX_LIST_LIMIT)
-                         ) -> GameList:
-        """The newest games first."""
-        return GameList(games=[GameSummary.of(record) for record in await service.recent(limit)])
+    @app.get("/api/games", response_model=GameList, responses=_ERRORS)
+    async def list_games(limit: int = Query(DEFAULT_LIST_LIMIT, ge=1, le=MAX_LIST_LIMIT),
+                         tokens: list[str] = listed) -> GameList:
+        """The games of the tokens sent (``Authorization: Bearer T1, T2``), newest first."""
+        return GameList(games=[GameSummary.of(record)
+                               for record in await service.mine(tokens, limit)])
 
     @app.post("/api/games/import", status_code=201, response_model=ImportAnswer,
               responses=_ERRORS)
-    async def import_games(request: ImportRequest) -> ImportAnswer:
-        """Store each game of a PDN text as an analysis game."""
-        states, errors = await service.import_pdn(request.pdn)
+    async def import_games(request: ImportRequest, http: Request) -> ImportAnswer:
+        """Store each game of a PDN text as an analysis game (one owner token for all)."""
+        states, errors = await service.import_pdn(request.pdn, creator=client_name(http))
         return ImportAnswer(games=[GameBody.of(state) for state in states], errors=errors)
 
     @app.get("/api/games/{game_id}", response_model=GameBody, responses=_ERRORS)
-    async def get_game(game_id: str) -> GameBody:
-        return GameBody.of(await service.get(game_id))
+    async def get_game(game_id: str, seat: Seat | None = viewing) -> GameBody:
+        return GameBody.of(await service.get(game_id, seat))
 
     @app.post("/api/games/{game_id}/moves", response_model=GameBody, responses=_ERRORS)
-    async def move(game_id: str, request: MoveRequest) -> GameBody:
+    async def move(game_id: str, request: MoveRequest, seat: Seat = acting) -> GameBody:
         """Play a move; in engine mode the answer also holds the engine's reply."""
-        return GameBody.of(await service.move(game_id, request.move))
+        return GameBody.of(await service.move(game_id, request.move, seat))
 
     @app.post("/api/games/{game_id}/takeback", response_model=GameBody, responses=_ERRORS)
-    async def takeback(game_id: str) -> GameBody:
+    async def takeback(game_id: str, seat: Seat = acting) -> GameBody:
         """Take back the last move (engine mode: back to the human's turn)."""
-        return GameBody.of(await service.takeback(game_id))
+        return GameBody.of(await service.takeback(game_id, seat))
 
     @app.post("/api/games/{game_id}/resign", response_model=GameBody, responses=_ERRORS)
-    async def resign(game_id: str, request: ResignRequest | None = None) -> GameBody:
+    async def resign(game_id: str, request: ResignRequest | None = None,
+                     seat: Seat = acting) -> GameBody:
+        """The token's side resigns."""
         side = None if request is None else side_color(request.side)
-        return GameBody.of(await service.resign(game_id, side))
+        return GameBody.of(await service.resign(game_id, seat, side))
 
     @app.post("/api/games/{game_id}/draw", response_model=GameBody, responses=_ERRORS)
-    async def draw(game_id: str, request: DrawRequest) -> GameBody:
+    async def draw(game_id: str, request: DrawRequest, seat: Seat = acting) -> GameBody:
         """Offer, accept or decline a draw; the engine answers an offer at once."""
-        return GameBody.of(await service.draw(game_id, side_color(request.side),
+        return GameBody.of(await service.draw(game_id, seat, side_color(request.side),
                                               request.action))
 
     @app.get("/api/games/{game_id}/pdn", response_class=PlainTextResponse, responses=_ERRORS)
-    async def pdn(game_id: str) -> PlainTextResponse:
+    async def pdn(game_id: str, seat: Seat | None = viewing) -> PlainTextResponse:
         """The game as a PDN file."""
         return PlainTextResponse(
-            await service.pdn(game_id),
+            await service.pdn(game_id, seat),
             headers={"Content-Disposition": f'attachment; filename="{game_id}.pdn"'})
 
     @app.delete("/api/games/{game_id}", status_code=204, response_class=Response,
                 responses=_ERRORS)
-    async def delete(game_id: str) -> Response:
-        await service.delete(game_id)
+    async def delete(game_id: str, seat: Seat = acting) -> Response:
+        await service.delete(game_id, seat)
         return Response(status_code=204)

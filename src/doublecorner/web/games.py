@@ -3,7 +3,13 @@
 The web app is a thin adapter over this class. A request on a game loads it,
 checks it against the rules (the board raises on an illegal move, and the
 service on a request the game's state forbids), lets the engine reply in
-engine mode, and commits the new record; only then does it answer. A
+engine mode, and commits the new record; only then does it answer.
+
+Each change is made for a :class:`~doublecorner.web.tokens.Seat`: the edge
+of the app finds it from the request's token (among the game's own seats)
+and the service checks that this seat may make this change (a player moves
+only on their turn, and resigns only for their own side). A new game hands
+out the tokens of the seats its creator holds. A
 request that fails changes nothing. Requests on one game run one after the
 other; requests on different games run side by side. Database calls run in
 one worker thread and engine searches in the :class:`EnginePool`, so the
@@ -16,7 +22,7 @@ event loop never waits for the disk or the engine.
 ...     service = GameService(GameStore(pathlib.Path(folder) / "games.sqlite3"),
 ...                           EnginePool(threads=1, max_seconds=5, new_engine=engine_factory(1)))
 ...     game = await service.create(GameMode.ENGINE, human=Color.WHITE, level=1)
-...     game = await service.move(game.record.id, "22-18")
+...     game = await service.move(game.record.id, "22-18", Seat.WHITE)
 ...     service.close()
 ...     return len(game.record.moves), game.engine_reply is not None
 >>> with tempfile.TemporaryDirectory() as folder:
@@ -53,6 +59,7 @@ from doublecorner.web.pdn_games import game_pdn, read_games
 from doublecorner.web.record import AgreedEnding, Agreement, GameMode, GameRecord
 from doublecorner.web.state import EngineReply, GameState, ending, replay, result
 from doublecorner.web.store import GameStore
+from doublecorner.web.tokens import Seat, new_token, token_hash
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -71,6 +78,10 @@ class GameStateError(RuntimeError):
 
 class GameRequestError(ValueError):
     """The request does not make sense for this game (a bad option, a side that is not yours)."""
+
+
+class GameForbiddenError(PermissionError):
+    """The seat the request acts for may not make this change (not its turn, not its side)."""
 
 
 class DrawAction(str, enum.Enum):
@@ -116,31 +127,49 @@ class GameService:
 
     # -- reading -----------------------------------------------------------
 
-    async def get(self, game_id: str) -> GameState:
-        """The game with this id.
+    async def get(self, game_id: str, seat: Seat | None = None) -> GameState:
+        """The game with this id, as anyone sees it (a private one: only its seats).
 
         :raises GameNotFoundError: there is none.
+        :raises GameForbiddenError: the game is private and ``seat`` is ``None``.
         """
-        return GameState.of(await self._load(game_id))
+        return GameState.of(await self._load_visible(game_id, seat))
 
-    async def recent(self, limit: int) -> list[GameRecord]:
-        """The ``limit`` newest games, newest first."""
-        return await self._in_db(self.store.recent, limit)
+    async def mine(self, tokens: list[str], limit: int) -> list[GameRecord]:
+        """The ``limit`` newest games with a seat held by one of ``tokens``, newest first."""
+        return await self._in_db(self.store.games_of, [token_hash(token) for token in tokens],
+                                 limit)
 
-    async def pdn(self, game_id: str) -> str:
+    async def seats(self, game_id: str) -> dict[Seat, str]:
+        """The token hash of each seat of the game.
+
+        :raises GameNotFoundError: there is no such game.
+        """
+        seats = await self._in_db(self.store.seats, game_id)
+        if not seats:
+            await self._load(game_id)  # a game without seats (made before seats were) is read only
+        return seats
+
+    async def pdn(self, game_id: str, seat: Seat | None = None) -> str:
         """The game as PDN text.
 
         :raises GameNotFoundError: there is none.
+        :raises GameForbiddenError: the game is private and ``seat`` is ``None``.
         """
-        return game_pdn(await self._load(game_id))
+        return game_pdn(await self._load_visible(game_id, seat))
 
     # -- new games ---------------------------------------------------------
 
     async def create(self, mode: GameMode, *, human: Color | None = None,
                      level: int | None = None, seconds: float | None = None,
-                     fen: str | None = None) -> GameState:
+                     fen: str | None = None, private: bool = False,
+                     creator: str = "") -> GameState:
         """A new game from ``fen`` (default: the start); in engine mode the engine moves
         first when it is its turn.
+
+        The answer holds the tokens of the creator's seats: the human's side in
+        engine mode, both sides in two-player mode, the owner's in analysis.
+        ``creator`` names the client, for :meth:`count`.
 
         :raises GameRequestError: an option that does not fit the mode, or out of range.
         :raises InvalidFenError: ``fen`` is not a valid FEN.
@@ -164,16 +193,28 @@ class GameService:
             black = white = names
         record = GameRecord(id=self._new_id(), mode=mode, created=now, updated=now,
                             black=black, white=white, start_fen=board.fen(), human=human,
-                            level=level, seconds=seconds)
+                            level=level, seconds=seconds, private=private)
         reply = None
         if mode is GameMode.ENGINE and board.turn is not human and ending(record, board) is None:
             reply = await self._engine_move(record, board)
         record = self._changed(record, board, now=now)
-        await self._in_db(self.store.insert, [record])
-        return GameState(record, board, ending(record, board), reply)
+        tokens = {seat: new_token() for seat in _creator_seats(record)}
+        await self._in_db(self.store.insert, [record], creator=creator, seats=[
+            (record.id, seat, token_hash(token)) for seat, token in tokens.items()])
+        return GameState(record, board, ending(record, board), reply,
+                         tokens={seat.value: token for seat, token in tokens.items()})
 
-    async def import_pdn(self, text: str) -> tuple[list[GameState], list[str]]:
+    async def count(self, creator: str | None = None) -> int:
+        """How many games are stored (made by ``creator``, if given)."""
+        if creator is None:
+            return await self._in_db(self.store.count)
+        return await self._in_db(self.store.count_by, creator)
+
+    async def import_pdn(self, text: str, *,
+                         creator: str = "") -> tuple[list[GameState], list[str]]:
         """Store every game of a PDN text as an analysis game; also returns the text's errors.
+
+        One owner token, in each game's answer, holds all the games of the text.
 
         :raises GameRequestError: the text holds no game that could be read.
         """
@@ -185,23 +226,31 @@ class GameService:
         if not records:
             why = f": {errors[0]}" if errors else ""
             raise GameRequestError(f"no game could be read from the PDN text{why}")
-        await self._in_db(self.store.insert, records)
-        return [GameState.of(record) for record in records], errors
+        token = new_token()
+        digest = token_hash(token)
+        await self._in_db(self.store.insert, records, creator=creator,
+                          seats=[(record.id, Seat.OWNER, digest) for record in records])
+        tokens = {Seat.OWNER.value: token}
+        return [replace(GameState.of(record), tokens=tokens) for record in records], errors
 
     # -- changes -----------------------------------------------------------
 
-    async def move(self, game_id: str, text: str) -> GameState:
-        """Play ``text`` (full or short form); in engine mode the engine replies.
+    async def move(self, game_id: str, text: str, seat: Seat) -> GameState:
+        """Play ``text`` (full or short form) for ``seat``; in engine mode the engine replies.
 
         :raises GameNotFoundError: there is no such game.
+        :raises GameForbiddenError: ``seat`` is a player whose turn it is not.
         :raises GameStateError: the game is over, or it is the engine's turn.
         :raises InvalidMoveError: ``text`` is not a move.
         :raises IllegalMoveError: the move is not legal in the position.
         :raises AmbiguousMoveError: a short capture that fits several routes.
         """
-        async with self._editing(game_id, going_on=True) as (record, board):
+        async with self._editing(game_id, seat, going_on=True) as (record, board):
             if record.mode is GameMode.ENGINE and board.turn is not record.human:
                 raise GameStateError(f"it is the engine's turn in game {game_id!r}")
+            if seat.color is not None and seat.color is not board.turn:
+                raise GameForbiddenError(f"it is {board.turn.name.lower()}'s turn in game "
+                                         f"{game_id!r}, and this token is {seat.value}'s")
             mover = board.turn
             board.push_str(text)
             # An offer stands until the other side moves: a move answers it with a no.
@@ -211,7 +260,7 @@ class GameService:
                 reply = await self._engine_move(record, board)
             return await self._save(self._changed(record, board, draw_offer=offer), board, reply)
 
-    async def takeback(self, game_id: str) -> GameState:
+    async def takeback(self, game_id: str, seat: Seat) -> GameState:
         """Take back the last move (engine mode: the human's last move and the replies after it).
 
         A resignation or an agreed draw is taken back with it, and so is a draw offer.
@@ -219,7 +268,7 @@ class GameService:
         :raises GameNotFoundError: there is no such game.
         :raises GameStateError: there is no move to take back.
         """
-        async with self._editing(game_id, going_on=False) as (record, board):
+        async with self._editing(game_id, seat, going_on=False) as (record, board):
             plies = len(record.moves)
             if record.mode is GameMode.ENGINE:
                 first = Board(record.start_fen).turn
@@ -237,19 +286,20 @@ class GameService:
             record = replace(record, agreed=None)
             return await self._save(self._changed(record, board, draw_offer=None), board)
 
-    async def resign(self, game_id: str, side: Color | None) -> GameState:
-        """``side`` gives up (engine mode: the human, whose side need not be given).
+    async def resign(self, game_id: str, seat: Seat, side: Color | None = None) -> GameState:
+        """``seat``'s side gives up (``side``, if given, must be that side).
 
         :raises GameNotFoundError: there is no such game.
         :raises GameStateError: the game is over, or is an analysis without players.
-        :raises GameRequestError: no side given in a two-player game, or not the human's.
+        :raises GameForbiddenError: ``side`` is not ``seat``'s.
         """
-        async with self._editing(game_id, going_on=True) as (record, board):
-            side = self._player(record, side, "resigns")
+        async with self._editing(game_id, seat, going_on=True) as (record, board):
+            side = self._player(record, seat, side, "resigns")
             record = replace(record, agreed=AgreedEnding(Agreement.RESIGNATION, side.opponent))
             return await self._save(self._changed(record, board, draw_offer=None), board)
 
-    async def draw(self, game_id: str, side: Color | None, action: DrawAction) -> GameState:
+    async def draw(self, game_id: str, seat: Seat, side: Color | None,
+                   action: DrawAction) -> GameState:
         """Offer, accept or decline a draw.
 
         In two-player mode an offer stands until the other side accepts,
@@ -259,10 +309,10 @@ class GameService:
 
         :raises GameNotFoundError: there is no such game.
         :raises GameStateError: the game is over, an analysis, or there is no offer to answer.
-        :raises GameRequestError: no side given in a two-player game, or not the human's.
+        :raises GameForbiddenError: ``side`` is not ``seat``'s.
         """
-        async with self._editing(game_id, going_on=True) as (record, board):
-            side = self._player(record, side, "offers or answers a draw")
+        async with self._editing(game_id, seat, going_on=True) as (record, board):
+            side = self._player(record, seat, side, "offers or answers a draw")
             offer = record.draw_offer
             if record.mode is GameMode.ENGINE:
                 if action is not DrawAction.OFFER:
@@ -284,12 +334,13 @@ class GameService:
             record = replace(record, agreed=agreed)
             return await self._save(self._changed(record, board, draw_offer=offer), board)
 
-    async def delete(self, game_id: str) -> None:
-        """Remove a game for good.
+    async def delete(self, game_id: str, seat: Seat) -> None:
+        """Remove a game for good (any seat of the game may).
 
         :raises GameNotFoundError: there is no such game.
         """
         async with self._lock(game_id):
+            _check_seat(await self._load(game_id), seat)
             if not await self._in_db(self.store.delete, game_id):
                 raise GameNotFoundError(f"no game {game_id!r}")
 
@@ -301,11 +352,12 @@ class GameService:
         return await loop.run_in_executor(self._db, lambda: function(*args, **kwargs))
 
     @contextlib.asynccontextmanager
-    async def _editing(self, game_id: str, *,
+    async def _editing(self, game_id: str, seat: Seat, *,
                        going_on: bool) -> AsyncIterator[tuple[GameRecord, Board]]:
         """The game replayed, with no other request on it meanwhile; ``going_on``: not over."""
         async with self._lock(game_id):
             record = await self._load(game_id)
+            _check_seat(record, seat)
             board = replay(record)
             if going_on:
                 self._check_going_on(record, board)
@@ -321,6 +373,13 @@ class GameService:
         record = await self._in_db(self.store.get, game_id)
         if record is None:
             raise GameNotFoundError(f"no game {game_id!r}")
+        return record
+
+    async def _load_visible(self, game_id: str, seat: Seat | None) -> GameRecord:
+        record = await self._load(game_id)
+        if record.private and seat is None:
+            raise GameForbiddenError(f"game {game_id!r} is private: send the token of one "
+                                     "of its seats")
         return record
 
     async def _save(self, record: GameRecord, board: Board,
@@ -356,19 +415,15 @@ class GameService:
         if found is not None:
             raise GameStateError(f"game {record.id!r} is over ({found.result}, {found.reason})")
 
-    def _player(self, record: GameRecord, side: Color | None, does: str) -> Color:
-        """The side that acts: given in two-player mode, the human in engine mode."""
-        if record.mode is GameMode.ANALYSIS:
+    def _player(self, record: GameRecord, seat: Seat, side: Color | None, does: str) -> Color:
+        """The side that acts: ``seat``'s, which ``side`` must be if it is given."""
+        color = seat.color
+        if record.mode is GameMode.ANALYSIS or color is None:
             raise GameStateError(f"game {record.id!r} is an analysis: nobody {does} there")
-        if record.mode is GameMode.ENGINE:
-            assert record.human is not None  # engine games always have one (see create)
-            if side is not None and side is not record.human:
-                raise GameRequestError(f"you play {record.human.name.lower()} in game "
-                                       f"{record.id!r}, not {side.name.lower()}")
-            return record.human
-        if side is None:
-            raise GameRequestError(f"say which side {does}: 'black' or 'white'")
-        return side
+        if side is not None and side is not color:
+            raise GameForbiddenError(f"this token is {seat.value}'s in game {record.id!r}, "
+                                     f"not {side.name.lower()}'s")
+        return color
 
     async def _engine_move(self, record: GameRecord, board: Board) -> EngineReply:
         """Let the engine move on ``board`` (pushed there) at the game's strength."""
@@ -389,6 +444,23 @@ class GameService:
         # The search scores the position for the side to move, here the human.
         engine_score = -found.score if board.turn is record.human else found.score
         return engine_score.value <= DRAW_ACCEPT_MAX_SCORE
+
+
+def _creator_seats(record: GameRecord) -> list[Seat]:
+    """The seats whose tokens the creator of a game gets."""
+    if record.mode is GameMode.ANALYSIS:
+        return [Seat.OWNER]
+    if record.mode is GameMode.TWO_PLAYER:
+        return [Seat.BLACK, Seat.WHITE]
+    assert record.human is not None  # engine and friend games always have one (see create)
+    return [Seat.of(record.human)]
+
+
+def _check_seat(record: GameRecord, seat: Seat) -> None:
+    """Refuse a seat the game does not have (the edge finds seats among the game's own)."""
+    if (seat is Seat.OWNER) is not (record.mode is GameMode.ANALYSIS) or (
+            record.mode is GameMode.ENGINE and seat.color is not record.human):
+        raise GameForbiddenError(f"game {record.id!r} has no seat {seat.value!r}")
 
 
 def _game_strength(record: GameRecord) -> Strength:

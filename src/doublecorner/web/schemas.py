@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from doublecorner.color import Color
 from doublecorner.web.games import DrawAction
@@ -39,33 +39,39 @@ def side_color(side: Side | None) -> Color | None:
 
 
 class _Request(BaseModel):
+    # Each field is strict (no "6" or true for a number); enums still read their values.
     model_config = ConfigDict(extra="forbid")
+
+
+StrictFloat = Annotated[float, Field(strict=True)]  # an int is a float; a bool or text is not
 
 
 # -- requests ----------------------------------------------------------------
 
 
 class NewGameRequest(_Request):
-    """A new game; ``human``, ``level`` and ``seconds`` are for engine mode only."""
+    """A new game; ``level`` and ``seconds`` are for engine mode only."""
 
     mode: GameMode
     human: Side | None = Field(None, description="the human's side in engine mode "
                                                  "(default: black)")
-    level: int | None = Field(None, ge=1, le=10, description="engine level (default: 6)")
-    seconds: float | None = Field(None, gt=0, description="engine seconds per move, instead "
-                                                          "of a level")
-    fen: str | None = Field(None, max_length=MAX_FEN_TEXT, description="start position "
-                                                                       "(default: the start)")
+    level: StrictInt | None = Field(None, ge=1, le=10, description="engine level "
+                                                                   "(default: 6)")
+    seconds: StrictFloat | None = Field(None, gt=0, description="engine seconds per move, "
+                                                                "instead of a level")
+    fen: StrictStr | None = Field(None, max_length=MAX_FEN_TEXT,
+                                  description="start position (default: the start)")
+    private: StrictBool = Field(False, description="shown only to the holders of its tokens")
 
 
 class MoveRequest(_Request):
     """A move in full (``9x18x27``) or short (``9x27``) form."""
 
-    move: str = Field(max_length=MAX_MOVE_TEXT, examples=["11-15"])
+    move: StrictStr = Field(max_length=MAX_MOVE_TEXT, examples=["11-15"])
 
 
 class ResignRequest(_Request):
-    """Who resigns (engine mode: may be left out, the human resigns)."""
+    """Who resigns: may be left out (the side of the token); if given, the token's side."""
 
     side: Side | None = None
 
@@ -73,14 +79,15 @@ class ResignRequest(_Request):
 class DrawRequest(_Request):
     """A draw offer, or the answer to one."""
 
-    side: Side | None = Field(None, description="who acts (engine mode: may be left out)")
+    side: Side | None = Field(None, description="who acts: may be left out (the side of "
+                                                "the token); if given, the token's side")
     action: DrawAction
 
 
 class ImportRequest(_Request):
     """A PDN text of one game or more."""
 
-    pdn: str
+    pdn: StrictStr
 
 
 # -- answers -----------------------------------------------------------------
@@ -108,7 +115,7 @@ class LastMove(BaseModel):
 class Outcome(BaseModel):
     result: Literal["1-0", "0-1", "1/2-1/2"]
     reason: Literal["no legal moves", "threefold repetition", "forty-move rule",
-                    "resignation", "draw agreed"]
+                    "resignation", "draw agreed", "time forfeit"]
     winner: Side | None
 
 
@@ -151,6 +158,10 @@ class GameBody(_GameHeading):
     outcome: Outcome | None
     draw_offer: Side | None
     engine_reply: EngineReplyBody | None
+    private: bool
+    tokens: dict[str, str] | None = Field(
+        None, description="only in the answer that creates the game (or imports it): the "
+                          "token of each seat the creator holds, by seat (black, white, owner)")
 
     @classmethod
     def of(cls, state: GameState) -> GameBody:
@@ -177,7 +188,9 @@ class GameBody(_GameHeading):
                 "winner": None if ending.winner is None else side_name(ending.winner)}),
             draw_offer=None if record.draw_offer is None else side_name(record.draw_offer),
             engine_reply=None if reply is None else EngineReplyBody(
-                move=str(reply.move), score=str(reply.score), depth=reply.depth))
+                move=str(reply.move), score=str(reply.score), depth=reply.depth),
+            private=record.private,
+            tokens=None if state.tokens is None else dict(state.tokens))
 
 
 class GameSummary(_GameHeading):
@@ -214,6 +227,6 @@ class AnalysisRequest(_Request):
     """A message from the client on ``/api/analysis``."""
 
     action: Literal["start", "stop"]
-    fen: str | None = Field(None, max_length=MAX_FEN_TEXT)
-    moves: list[Annotated[str, Field(max_length=MAX_MOVE_TEXT)]] = Field(
+    fen: StrictStr | None = Field(None, max_length=MAX_FEN_TEXT)
+    moves: list[Annotated[StrictStr, Field(max_length=MAX_MOVE_TEXT)]] = Field(
         default_factory=list, max_length=MAX_ANALYSIS_MOVES)

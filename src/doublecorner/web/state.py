@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from doublecorner.board import Board
@@ -43,13 +44,17 @@ class EngineReply:
 class GameState:
     """A game as the API shows it: the record, the board after its moves, and its ending.
 
-    ``engine_reply`` is set only in the answer to a request that made the engine move.
+    ``engine_reply`` is set only in the answer to a request that made the engine move;
+    ``tokens`` (seat name to token) and ``invite`` (the secret of a friend's invite
+    link) only in the answer that hands them out.
     """
 
     record: GameRecord
     board: Board
     ending: GameEnding | None
     engine_reply: EngineReply | None = None
+    tokens: Mapping[str, str] | None = None
+    invite: str | None = None
 
     @classmethod
     def of(cls, record: GameRecord, engine_reply: EngineReply | None = None) -> GameState:

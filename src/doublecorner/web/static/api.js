@@ -1,4 +1,9 @@
 // The JSON API of docs/web-api.md, one function per endpoint.
+//
+// A change to a game carries the token of the seat that makes it (see
+// tokens.js); tokens that come back in an answer are kept at once.
+
+import { keepTokens, listedTokens, tokenFor } from "./tokens.js";
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -8,8 +13,9 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, token = null) {
   const options = { method, headers: { Accept: "application/json" } };
+  if (token) options.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -38,16 +44,30 @@ async function request(method, path, body) {
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
+/** Keep the tokens of a game that an answer hands out. */
+function kept(answer) {
+  if (answer?.tokens) keepTokens(answer.id, answer.tokens);
+  return answer;
+}
+
 export const api = {
-  createGame: (options) => request("POST", "/api/games", options),
-  listGames: () => request("GET", "/api/games"),
-  getGame: (id) => request("GET", game(id)),
-  move: (id, move) => request("POST", `${game(id)}/moves`, { move }),
-  takeback: (id) => request("POST", `${game(id)}/takeback`),
-  resign: (id, side) => request("POST", `${game(id)}/resign`, { side }),
-  draw: (id, side, action) => request("POST", `${game(id)}/draw`, { side, action }),
-  importPdn: (pdn) => request("POST", "/api/games/import", { pdn }),
-  deleteGame: (id) => request("DELETE", game(id)),
+  createGame: async (options) => kept(await request("POST", "/api/games", options)),
+  listGames: () => {
+    const tokens = listedTokens();
+    if (!tokens.length) return Promise.resolve({ games: [] });
+    return request("GET", "/api/games", undefined, tokens.join(", "));
+  },
+  getGame: (id) => request("GET", game(id), undefined, tokenFor(id)),
+  move: (id, move, seat) => request("POST", `${game(id)}/moves`, { move }, tokenFor(id, seat)),
+  takeback: (id, seat) => request("POST", `${game(id)}/takeback`, undefined, tokenFor(id, seat)),
+  resign: (id, seat) => request("POST", `${game(id)}/resign`, undefined, tokenFor(id, seat)),
+  draw: (id, seat, action) => request("POST", `${game(id)}/draw`, { action }, tokenFor(id, seat)),
+  importPdn: async (pdn) => {
+    const answer = await request("POST", "/api/games/import", { pdn });
+    for (const imported of answer.games) kept(imported);
+    return answer;
+  },
+  deleteGame: (id) => request("DELETE", game(id), undefined, tokenFor(id)),
   pdnUrl: (id) => `${game(id)}/pdn`,
 };
 

@@ -14,6 +14,7 @@ import { GameLibrary } from "./library.js";
 import { renderMoveList } from "./movelist.js";
 import { MoveInput } from "./moveinput.js";
 import { SetupEditor } from "./setup.js";
+import { forgetGame, seatsOf } from "./tokens.js";
 
 const SETTINGS_KEY = "doublecorner.settings";
 const LAST_GAME_KEY = "doublecorner.lastGame";
@@ -50,6 +51,7 @@ const library = new GameLibrary({
   open: (id) => openGame(id),
   imported: (game) => showGame(game),
   deleted: (id) => {
+    forgetGame(id);
     if (state.game?.id !== id) return;
     state.game = null;
     localStorage.removeItem(LAST_GAME_KEY);
@@ -102,12 +104,25 @@ function isFlipped() {
   return humanIsBlack !== state.flipped; // the human's side at the bottom
 }
 
+/** The seat of this browser that acts for `side` (a colour): the owner of an analysis, or that side's. */
+function seatFor(side) {
+  const seats = state.game ? seatsOf(state.game.id) : [];
+  if (seats.includes("owner")) return "owner";
+  return side && seats.includes(side) ? side : null;
+}
+
+/** A seat of this browser at the game shown (null: only watching). */
+function anySeat() {
+  return state.game ? seatsOf(state.game.id)[0] ?? null : null;
+}
+
 function canMove() {
   const game = state.game;
   if (!game || game.outcome || state.busy || setup.isOpen || !isLive()) return false;
-  return game.mode !== "engine" || game.turn === game.human;
+  return seatFor(game.turn) !== null;
 }
 
+/** The side this browser plays now: the human against the engine, the side to move at one board. */
 function humanSide() {
   const game = state.game;
   return game.mode === "engine" ? game.human : game.turn;
@@ -219,8 +234,8 @@ function renderStatus() {
 
 function renderActions() {
   const game = state.game;
-  const playing = Boolean(game && !game.outcome && game.mode !== "analysis");
-  const idle = !state.busy;
+  const playing = Boolean(game && !game.outcome && game.mode !== "analysis" && anySeat());
+  const idle = !state.busy && Boolean(anySeat());
   const offer = playing ? game.draw_offer : null;
   $("takeback").disabled = !(game && game.ply > 0 && idle);
   $("offer-draw").disabled = !(playing && idle);
@@ -308,7 +323,7 @@ function submitMove(move) {
   const game = state.game;
   const entry = game.legal_moves.find((legal) => legal.move === move);
   if (entry) state.pending = { move: entry.move, position: applyMove(parseFen(game.fen), entry.path) };
-  return request(() => api.move(game.id, move), (answer) => {
+  return request(() => api.move(game.id, move, seatFor(game.turn)), (answer) => {
     const reply = answer.engine_reply;
     setMessage(reply ? `The engine played ${reply.move} (depth ${reply.depth}, score ${reply.score}).` : "", "info");
   });
@@ -374,12 +389,12 @@ async function openGame(id) {
 // --- controls ------------------------------------------------------------------
 
 $("takeback").addEventListener("click", () => {
-  request(() => api.takeback(state.game.id), () => setMessage("Move taken back.", "info"));
+  request(() => api.takeback(state.game.id, anySeat()), () => setMessage("Move taken back.", "info"));
 });
 
 $("offer-draw").addEventListener("click", () => {
   const game = state.game;
-  request(() => api.draw(game.id, humanSide(), "offer"), (answer) => {
+  request(() => api.draw(game.id, seatFor(humanSide()), "offer"), (answer) => {
     if (game.mode !== "engine") setMessage("");
     else setMessage(answer.outcome ? "The engine accepts the draw." : "The engine declines the draw.", "info");
   });
@@ -388,11 +403,11 @@ $("offer-draw").addEventListener("click", () => {
 for (const action of ["accept", "decline"]) {
   $(`${action}-draw`).addEventListener("click", () => {
     const game = state.game;
-    request(() => api.draw(game.id, opponent(game.draw_offer), action));
+    request(() => api.draw(game.id, seatFor(opponent(game.draw_offer)), action));
   });
 }
 
-$("resign").addEventListener("click", () => request(() => api.resign(state.game.id, humanSide())));
+$("resign").addEventListener("click", () => request(() => api.resign(state.game.id, seatFor(humanSide()))));
 
 $("flip").addEventListener("click", () => {
   state.flipped = !state.flipped;
