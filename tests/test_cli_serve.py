@@ -58,7 +58,7 @@ def test_serve_binds_prints_the_url_and_runs_the_app(
     assert db.exists()
     assert server.config.ws_max_size == 64 * 1024
     assert sockets[0].fileno() == -1  # closed once the server is done
-    with TestClient(server.config.app) as client:  # the very app, over the same file
+    with TestClient(server.config.app, base_url="http://127.0.0.1") as client:  # the very app
         answer = client.post("/api/games", json={"mode": "two-player"})
         assert answer.status_code == 201
 
@@ -121,3 +121,29 @@ def test_serve_is_listed_in_the_help(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     for option in ("--host", "--port", "--db", "--engine-threads", "--max-seconds"):
         assert option in out
+
+
+def test_serving_other_machines_names_the_hosts_and_the_invite_links(
+        fake_run: FakeRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["serve", "--host", "0.0.0.0", "--port", "0", "--hash", "1",
+                   "--db", str(tmp_path / "games.sqlite3"), "--allowed-host", "Board.lan",
+                   "--allowed-host", "192.168.1.5"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert "allowed hosts: localhost, 127.0.0.1, ::1, board.lan, 192.168.1.5" in out
+    assert f"invite links start with http://board.lan:{fake_run.port}/" in out
+    assert err == ""
+    ((server, _),) = fake_run.calls
+    with TestClient(server.config.app, base_url="http://board.lan") as client:
+        assert client.get("/api/health").status_code == 200
+        assert client.get("/api/health", headers={"host": "evil.example"}).status_code == 421
+
+
+def test_listening_everywhere_without_a_host_name_warns(
+        fake_run: FakeRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["serve", "--host", "0.0.0.0", "--port", "0", "--hash", "1",
+                   "--db", str(tmp_path / "games.sqlite3")])
+    out, err = capsys.readouterr()
+    assert status == 0
+    assert "allowed hosts: localhost, 127.0.0.1, ::1\n" in out
+    assert "--allowed-host NAME" in err

@@ -38,9 +38,13 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite3"
 
 
+ORIGIN = {"Origin": "http://testserver"}  # the page's own: what a browser sends
+
+
 def make_app(db_path: Path, **options: Any) -> FastAPI:
     options.setdefault("hash_mb", 1)
     options.setdefault("max_seconds", 5.0)
+    options.setdefault("allowed_hosts", ["testserver", "test"])
     return create_app(db_path, **options)
 
 
@@ -471,7 +475,7 @@ def receive_until_done(socket: Any) -> list[dict[str, Any]]:
 
 
 def test_analysis_streams_infos_until_stopped(client: TestClient) -> None:
-    with client.websocket_connect("/api/analysis") as socket:
+    with client.websocket_connect("/api/analysis", headers=ORIGIN) as socket:
         socket.send_json({"action": "start", "fen": STARTING_FEN, "moves": ["11-15", "23-19"]})
         info = socket.receive_json()
         assert info["type"] == "info" and info["depth"] == 1
@@ -490,7 +494,7 @@ def test_analysis_streams_infos_until_stopped(client: TestClient) -> None:
 
 
 def test_analysis_reports_bad_input_and_goes_on(client: TestClient) -> None:
-    with client.websocket_connect("/api/analysis") as socket:
+    with client.websocket_connect("/api/analysis", headers=ORIGIN) as socket:
         for message, words in (("{", ("not JSON",)),
                                ('{"action": "go"}', ("action",)),
                                ('{"action": "start", "fen": "X"}', ("'X'",)),
@@ -562,7 +566,7 @@ class Gate:
 def test_a_stop_reaches_the_search(db_path: Path) -> None:
     gate = Gate()
     with TestClient(make_app(db_path, new_engine=gate.engines())) as client, \
-            client.websocket_connect("/api/analysis") as socket:
+            client.websocket_connect("/api/analysis", headers=ORIGIN) as socket:
         socket.send_json({"action": "start"})
         assert socket.receive_json()["type"] == "info"
         assert gate.started.wait(WAIT)
@@ -575,7 +579,7 @@ def test_a_stop_reaches_the_search(db_path: Path) -> None:
 def test_closing_the_socket_stops_its_search(db_path: Path) -> None:
     gate = Gate()
     with TestClient(make_app(db_path, new_engine=gate.engines())) as client:
-        with client.websocket_connect("/api/analysis") as socket:
+        with client.websocket_connect("/api/analysis", headers=ORIGIN) as socket:
             socket.send_json({"action": "start"})
             assert socket.receive_json()["type"] == "info"
             assert gate.started.wait(WAIT)
@@ -647,7 +651,7 @@ def test_engine_searches_are_capped_in_time(db_path: Path) -> None:
     with TestClient(make_app(db_path, new_engine=Recorder, max_seconds=2.5)) as client:
         game = new_game(client, mode="engine", human="black", level=10)
         play(client, game, "11-15")
-        with client.websocket_connect("/api/analysis") as socket:
+        with client.websocket_connect("/api/analysis", headers=ORIGIN) as socket:
             socket.send_json({"action": "start"})
             receive_until_done(socket)
     assert seen == [Limit(depth=18, time=2.5), Limit(time=2.5)]
@@ -656,7 +660,7 @@ def test_engine_searches_are_capped_in_time(db_path: Path) -> None:
 def test_analysis_answers_from_the_endgame_tables_when_given(db_path: Path,
                                                             egtb4: Tables) -> None:
     with TestClient(make_app(db_path, tables=egtb4)) as client, \
-            client.websocket_connect("/api/analysis") as socket:
+            client.websocket_connect("/api/analysis", headers=ORIGIN) as socket:
         socket.send_json({"action": "start", "fen": "B:W22,K5:BK15,K6"})
         messages = receive_until_done(socket)
     assert messages[0]["score"] == "table win" and messages[0]["pv"] == ["15-10"]

@@ -4,7 +4,9 @@ FastAPI and uvicorn come with the ``web`` extra and are imported only when
 the command runs, so that the rest of the command line works without them.
 The listening socket is bound before the server starts: the address printed
 is the one in use (``--port 0`` picks a free port), and a port already taken
-is reported in one line.
+is reported in one line. The server answers only for the loopback names and
+those given with ``--allowed-host`` (and the address it listens on, when
+that is one address); it prints them, and the base of the invite links.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ def add_parsers(commands: Any) -> None:
         "serve", help="play and analyse in the browser (starts a local web server)",
         description="Start the web app: play against the engine or a friend, analyse "
                     "positions live, import and download PDN. Games are kept in an SQLite "
-                    "file and can be continued after a restart. The server has no accounts or "
-                    f"passwords: keep it on a loopback address. Needs {INSTALL_HINT}.")
+                    "file and can be continued after a restart. Each side of a game belongs "
+                    "to the browser that holds its token. To serve other machines, listen on "
+                    "their network (--host 0.0.0.0) and name the host they use "
+                    f"(--allowed-host). Needs {INSTALL_HINT}.")
     serve.add_argument("--host", default=DEFAULT_HOST,
                        help=f"address to listen on (default: {DEFAULT_HOST}, this machine only)")
     serve.add_argument("--port", type=_port, default=DEFAULT_PORT,
@@ -53,6 +57,9 @@ def add_parsers(commands: Any) -> None:
     serve.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
                        help="let the engine probe the endgame tables in DIR (default: the "
                             "folder 'doublecorner egtb build' fills)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a host name (or address) the server answers for, as browsers "
+                            "reach it; repeatable (always: localhost, 127.0.0.1, ::1)")
     serve.add_argument("--access-log", action="store_true",
                        help="log every request on stderr")
     serve.set_defaults(run=_serve)
@@ -69,6 +76,7 @@ def _serve(arguments: argparse.Namespace) -> int:
         from doublecorner.cli.engine import tables_from_arguments
         from doublecorner.errors import TableError
         from doublecorner.web.app import MAX_BODY_BYTES, create_app
+        from doublecorner.web.edge import LOOPBACK_HOSTS
         from doublecorner.web.store import StoreError, default_db_path
     except ImportError as error:
         print(f"doublecorner: error: serve needs the web extra ({error.name or error} is "
@@ -81,20 +89,25 @@ def _serve(arguments: argparse.Namespace) -> int:
         print(f"doublecorner: error: cannot listen on {arguments.host} port {arguments.port}: "
               f"{error.strerror or error}", file=sys.stderr)
         return EXIT_FAILURE
+    hosts = allowed_hosts(arguments.host, arguments.allowed_host, LOOPBACK_HOSTS)
     try:
         app = create_app(db_path, engine_threads=arguments.engine_threads,
                          max_seconds=arguments.max_seconds, hash_mb=arguments.hash,
-                         tables=tables_from_arguments(arguments))
+                         tables=tables_from_arguments(arguments), allowed_hosts=hosts)
     except (StoreError, TableError) as error:
         listener.close()
         print(f"doublecorner: error: {error}", file=sys.stderr)
         return EXIT_FAILURE
-    if not _is_loopback(arguments.host):
-        print(f"doublecorner: warning: {arguments.host} may be reachable from other machines, "
-              "and the server has no passwords: anyone who reaches it can play and delete "
-              "games", file=sys.stderr)
+    port = listener.getsockname()[1]
     print(f"doublecorner: serving on {_url(listener)} (games in {db_path}); Ctrl-C stops it",
           flush=True)
+    print(f"doublecorner: allowed hosts: {', '.join(hosts)}", flush=True)
+    print(f"doublecorner: invite links start with {_base_url(hosts, LOOPBACK_HOSTS, port)}",
+          flush=True)
+    if not _is_loopback(arguments.host) and set(hosts) <= set(LOOPBACK_HOSTS):
+        print(f"doublecorner: warning: listening on {arguments.host}, but other machines are "
+              "refused until you name the host they reach it by: --allowed-host NAME",
+              file=sys.stderr)
     # The socket is passed in, so uvicorn's host and port are only for its messages.
     config = uvicorn.Config(app, log_level="info" if arguments.access_log else "warning",
                             access_log=arguments.access_log, ws_max_size=MAX_BODY_BYTES,
@@ -102,6 +115,33 @@ def _serve(arguments: argparse.Namespace) -> int:
     with listener:
         uvicorn.Server(config).run(sockets=[listener])
     return EXIT_OK
+
+
+def allowed_hosts(host: str, names: list[str], loopback: tuple[str, ...]) -> list[str]:
+    """The hosts the server answers for: loopback, ``names``, and ``host`` if it is one
+    address (``0.0.0.0`` and ``::`` are every address, not a name a browser uses).
+
+    >>> allowed_hosts("192.168.1.5", ["board.lan"], ("localhost",))
+    ['localhost', 'board.lan', '192.168.1.5']
+    >>> allowed_hosts("0.0.0.0", [], ("localhost",))
+    ['localhost']
+    """
+    found = [*loopback, *(name.strip().lower() for name in names)]
+    try:
+        if not ipaddress.ip_address(host).is_unspecified:
+            found.append(host)
+    except ValueError:
+        found.append(host.lower())
+    return list(dict.fromkeys(name.strip("[]") for name in found if name))
+
+
+def _base_url(hosts: list[str], loopback: tuple[str, ...], port: int) -> str:
+    """Where a friend's browser reaches the server: the first host that is not loopback."""
+    remote = [host for host in hosts if host not in loopback]
+    host = (remote or [loopback[0]])[0]
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
 
 
 def _bind(host: str, port: int) -> socket.socket:

@@ -10,7 +10,8 @@ change without the token of the seat that makes it, 404 for an unknown game,
 >>> import tempfile, pathlib
 >>> from fastapi.testclient import TestClient
 >>> with tempfile.TemporaryDirectory() as folder:
-...     with TestClient(create_app(pathlib.Path(folder) / "games.sqlite3", hash_mb=1)) as client:
+...     with TestClient(create_app(pathlib.Path(folder) / "games.sqlite3", hash_mb=1),
+...                     base_url="http://localhost") as client:
 ...         game = client.post("/api/games", json={"mode": "two-player"}).json()
 ...         moves = f"/api/games/{game['id']}/moves"
 ...         black = {"Authorization": f"Bearer {game['tokens']['black']}"}
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ from doublecorner.warmup import ensure_engine_compiled
 from doublecorner.web.analysis_ws import AnalysisSession
 from doublecorner.web.auth import acting_seat, caller_tokens, viewing_seat
 from doublecorner.web.body_limit import BodyLimitMiddleware
+from doublecorner.web.edge import LOOPBACK_HOSTS, EdgeGuardMiddleware
 from doublecorner.web.engine_pool import EnginePool, Searcher, engine_factory
 from doublecorner.web.games import (
     GameForbiddenError,
@@ -87,7 +89,7 @@ _ERROR_STATUS: dict[type[Exception], int] = {
     StoreError: 500,
 }
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 403, 404, 409, 413, 422)}
+    status: {"model": ErrorBody} for status in (400, 403, 404, 409, 413, 415, 421, 422)}
 
 
 def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT_ENGINE_THREADS,
@@ -95,14 +97,17 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                tables: Tables | None = None,
                new_engine: Callable[[], Searcher] | None = None,
                max_body_bytes: int = MAX_BODY_BYTES,
+               allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
                static_dir: Path | None = STATIC_DIR) -> FastAPI:
     """The app over the games in ``db_path`` (created if missing).
 
     At most ``engine_threads`` searches run at once, each for at most
     ``max_seconds``, with engines made by ``new_engine`` (default: engines
     with ``hash_mb`` MB of table that probe the endgame ``tables``, if
-    given). ``static_dir`` is served at ``/`` when it
-    exists. The engines and the database close when the app's lifespan ends.
+    given). Requests must name one of ``allowed_hosts`` and changes must
+    come from the app's own origin (:mod:`~doublecorner.web.edge`).
+    ``static_dir`` is served at ``/`` when it exists. The engines and the
+    database close when the app's lifespan ends.
 
     :raises StoreError: the database cannot be opened.
     :raises EngineError: ``engine_threads`` or ``max_seconds`` is out of range.
@@ -127,7 +132,9 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                               "The server checks every move against the rules and keeps "
                               "every game in SQLite.")
     app.state.games = service
+    # The last added runs first: who may ask at all, then how much they may send.
     app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
+    app.add_middleware(EdgeGuardMiddleware, allowed_hosts=allowed_hosts)
     _add_error_handlers(app)
     _add_game_routes(app, service)
 

@@ -8,9 +8,9 @@ the app unchanged, so no handler ever sees more than the limit.
 
 from __future__ import annotations
 
-import json
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from doublecorner.web.asgi_errors import send_error
 
 
 class BodyLimitMiddleware:
@@ -26,10 +26,10 @@ class BodyLimitMiddleware:
             return
         declared = _content_length(scope)
         if declared is None:
-            await _refuse(send, 400, "the Content-Length header is not a number")
+            await send_error(send, 400, "the Content-Length header is not a number")
             return
         if declared > self.max_bytes:
-            await _refuse(send, 413, self._too_large(f"{declared} bytes"))
+            await send_error(send, 413, self._too_large(f"{declared} bytes"))
             return
         chunks: list[bytes] = []
         size = 0
@@ -40,7 +40,7 @@ class BodyLimitMiddleware:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
-                await _refuse(send, 413, self._too_large(f"over {self.max_bytes} bytes"))
+                await send_error(send, 413, self._too_large(f"over {self.max_bytes} bytes"))
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -69,10 +69,3 @@ def _content_length(scope: Scope) -> int | None:
             return int(text) if text.isdigit() else None
     return 0
 
-
-async def _refuse(send: Send, status: int, error: str) -> None:
-    body = json.dumps({"error": error}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
