@@ -6,6 +6,7 @@ import functools
 import os
 import re
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,27 @@ def test_a_game_whose_worker_dies_is_played_again(tmp_path: Path) -> None:
     assert flag.exists()
     local = run_match(lambda: _build(FIRST), lambda: _build(SECOND), ballots, skip={2})
     assert _essence(records) == _essence(local)
+
+
+def test_a_match_on_ray_stops_when_asked() -> None:
+    stop = threading.Event()
+    records = run_match_on_ray(FIRST, SECOND, three_move_deck()[:4], default_limit=LIMIT,
+                               movetime=0.1, on_game=lambda record: stop.set(), stop=stop)
+    assert len(records) == 1  # the games still running are cancelled
+    assert run_match_on_ray(FIRST, SECOND, three_move_deck()[:4], default_limit=LIMIT,
+                            movetime=0.1, stop=stop) == []
+
+
+def test_an_sprt_match_on_ray_stops_when_the_test_decides(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    results = tmp_path / "results.jsonl"
+    assert main(["match", FIRST, SECOND, "--depth", "2", "--ray", "--quiet", "--sprt",
+                 "elo0=0,elo1=200", "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^SPRT: H1 accepted \(elo1=200\)", out, re.MULTILINE)
+    games = int(re.findall(r": (\d+) games in", out)[0])
+    assert 16 <= games < 100
+    assert len(results.read_text(encoding="utf-8").splitlines()) == games + 1
 
 
 def _score(capsys: pytest.CaptureFixture[str], extra: list[str]) -> tuple[int, list[str]]:

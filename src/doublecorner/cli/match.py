@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,8 @@ from doublecorner.match import (
 )
 from doublecorner.match.ballots import Ballot
 from doublecorner.match.journal import JournalWriter, header_differences, read_journal
+from doublecorner.match.pentanomial import PairCounter
+from doublecorner.match.sprt import SequentialTest, Sprt, Verdict, parse_sprt
 
 DEFAULT_SECONDS = 0.1
 PLAYER_HELP = ("a player: engine[:time=S|depth=D,hash=MB,name=N], random[:seed=N], "
@@ -49,7 +52,10 @@ def add_parsers(commands: Any) -> None:
                     "repetition and the 40-move rule draw); a player that fails or plays an "
                     "illegal move loses. Prints one line per game and the result for the "
                     "first player: wins/draws/losses, score, Elo difference with its 95% "
-                    "interval, and the likelihood of superiority.")
+                    "interval, and the likelihood of superiority; then the same over the "
+                    "pairs of games of each opening (the pentanomial counts of pairs the "
+                    "first player scored 0, 1/2, 1, 3/2 and 2 points in), and with --sprt "
+                    "the verdict of the sequential test.")
     match.add_argument("first", help=PLAYER_HELP)
     match.add_argument("second", help="the opponent, in the same form")
     limits = match.add_mutually_exclusive_group()
@@ -87,6 +93,13 @@ def add_parsers(commands: Any) -> None:
                             "it; every node needs doublecorner installed. --concurrency is "
                             "ignored: the cluster's cores set it. Needs pip install "
                             "'doublecorner[ray]'")
+    match.add_argument("--sprt", nargs="?", const="", type=sprt_setting, metavar="SETTINGS",
+                       help="stop as soon as a sequential probability ratio test over the pairs "
+                            "decides: H1, the first player is elo1 Elo stronger, or H0, elo0 "
+                            "stronger, with error rates alpha and beta; SETTINGS is any of "
+                            "elo0=0,elo1=10,alpha=0.05,beta=0.05 (those are the defaults). "
+                            "Games already started are played out; a resumed match replays "
+                            "the test over the games in --results")
     match.add_argument("--quiet", action="store_true", help="no line per game")
     match.set_defaults(run=_match)
 
@@ -106,6 +119,18 @@ def parse_openings(text: str, deck: tuple[Ballot, ...]) -> list[Ballot]:
     if not 1 <= low <= high <= len(deck):
         raise UsageError(f"--openings {text!r} is outside 1-{len(deck)}")
     return list(deck[low - 1:high])
+
+
+def sprt_setting(text: str) -> Sprt:
+    """An argparse type: the settings of ``--sprt``.
+
+    >>> sprt_setting("elo1=5")
+    Sprt(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.05)
+    """
+    try:
+        return parse_sprt(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _tables_directory(text: str | None) -> Path | None:
@@ -201,6 +226,19 @@ def _match(arguments: argparse.Namespace) -> int:
               file=sys.stderr)
     started = time.monotonic()
     done: list[GameRecord] = list(resumed)
+    pairs = PairCounter()
+    test = None if arguments.sprt is None else SequentialTest(arguments.sprt)
+    stop = threading.Event()  # set when the test decides: no game starts after
+
+    def count(record: GameRecord) -> None:
+        points = pairs.add(record)
+        if points is None or test is None:
+            return
+        if test.add_pair(points) is not Verdict.INCONCLUSIVE:
+            stop.set()
+
+    for record in resumed:  # in the order they finished, as the test first saw them
+        count(record)
     our_engines: list[EnginePlayer] = []
 
     def make(spec: str) -> Player:
@@ -211,6 +249,7 @@ def _match(arguments: argparse.Namespace) -> int:
 
     def on_game(record: GameRecord) -> None:
         done.append(record)
+        count(record)
         if journal is not None:
             journal.append(record)
         if pdn_file is not None:
@@ -221,7 +260,8 @@ def _match(arguments: argparse.Namespace) -> int:
                   f" [{record.ballot}] {record.black} - {record.white}: {record.result} "
                   f"({record.reason}, {len(record.moves)} plies"
                   + (f", {record.fallback_moves} fallback moves" if record.fallback_moves else "")
-                  + f")   running: {score_of(done).summary()}", flush=True)
+                  + f")   running: {score_of(done).summary()}"
+                  + (f"  {test.progress()}" if test is not None else ""), flush=True)
 
     skip = {record.number for record in resumed}
     try:
@@ -231,12 +271,12 @@ def _match(arguments: argparse.Namespace) -> int:
             played = run_match_on_ray(
                 arguments.first, arguments.second, ballots, default_limit=limit,
                 movetime=movetime, engines=engines,
-                address=address, skip=skip,
-                on_game=on_game, egtb_dir=_tables_directory(arguments.egtb))
+                address=address, skip=skip, on_game=on_game,
+                egtb_dir=_tables_directory(arguments.egtb), stop=stop)
         else:
             played = run_match(lambda: make(arguments.first), lambda: make(arguments.second),
                                ballots, concurrency=arguments.concurrency, on_game=on_game,
-                               skip=skip, tables=tables)
+                               skip=skip, tables=tables, stop=stop)
     finally:
         if pdn_file is not None:
             pdn_file.close()
@@ -249,6 +289,11 @@ def _match(arguments: argparse.Namespace) -> int:
           + (f" ({len(resumed)} resumed, {len(played)} played)" if resumed else "")
           + f" in {elapsed:.0f} s")
     print(score.summary())
+    unpaired = {0: "", 1: "  (1 game of an unfinished pair left out)"}.get(
+        pairs.unpaired, f"  ({pairs.unpaired} games of unfinished pairs left out)")
+    print(pairs.pentanomial.summary() + unpaired)
+    if test is not None:
+        print(test.summary())
     fallbacks = sum(record.fallback_moves for record in records)
     if fallbacks:
         print(f"{fallbacks} moves were played at random for a player that produced none")

@@ -3,6 +3,7 @@
 from doublecorner.match.arena import GameRecord, play_game, run_match, score_of
 from doublecorner.match.ballots import Ballot, three_move_deck
 from doublecorner.match.elo import MatchScore
+from doublecorner.match.pentanomial import PairCounter, Pentanomial, pentanomial_of
 from doublecorner.match.players import (
     EnginePlayer,
     ExternalEngine,
@@ -12,6 +13,7 @@ from doublecorner.match.players import (
     parse_engine,
     parse_player,
 )
+from doublecorner.match.sprt import SequentialTest, Sprt, Verdict, parse_sprt
 
 __all__ = [
     "Ballot",
@@ -19,11 +21,18 @@ __all__ = [
     "ExternalEngine",
     "GameRecord",
     "MatchScore",
+    "PairCounter",
+    "Pentanomial",
     "Player",
     "ProtocolPlayer",
     "RandomPlayer",
+    "SequentialTest",
+    "Sprt",
+    "Verdict",
     "parse_engine",
     "parse_player",
+    "parse_sprt",
+    "pentanomial_of",
     "play_game",
     "run_match",
     "score_of",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import queue
 import random
 import threading
+from collections import deque
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
@@ -132,7 +133,8 @@ def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Bal
               concurrency: int = 1,
               on_game: Callable[[GameRecord], None] | None = None,
               skip: Collection[int] = (),
-              tables: Tables | None = None) -> list[GameRecord]:
+              tables: Tables | None = None,
+              stop: threading.Event | None = None) -> list[GameRecord]:
     """Play every ballot twice, colours reversed; ``concurrency`` games at a time.
 
     Each concurrent slot owns its own pair of players (the engine's search
@@ -141,16 +143,19 @@ def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Bal
     in their numbered order: game ``2k + 1`` gives the first player Black on
     ballot ``k``, game ``2k + 2`` White. Games whose numbers are in ``skip``
     (already played, say) are left out of the play and of the list returned;
-    ``tables`` adjudicate endings as :func:`play_game` says.
+    ``tables`` adjudicate endings as :func:`play_game` says. Once ``stop`` is
+    set (by ``on_game``, say, when a test has decided the match) no further
+    game starts; the games already started are played out and returned.
     """
-    jobs: queue.Queue[tuple[int, Ballot, bool]] = queue.Queue()
-    for index, ballot in enumerate(ballots):
-        for number, first_is_black in ((2 * index + 1, True), (2 * index + 2, False)):
-            if number not in skip:
-                jobs.put((number, ballot, first_is_black))
-    if jobs.empty():  # nothing left to play: start no players
+    waiting = deque((number, ballot, first_is_black)
+                    for index, ballot in enumerate(ballots)
+                    for number, first_is_black in ((2 * index + 1, True), (2 * index + 2, False))
+                    if number not in skip)
+    if not waiting or (stop is not None and stop.is_set()):  # nothing to play: start no players
         return []
-    finished: queue.Queue[GameRecord | BaseException | None] = queue.Queue()
+    # The calling thread hands out the games one by one, so none starts after ``stop``.
+    jobs: queue.Queue[tuple[int, Ballot, bool] | None] = queue.Queue()
+    finished: queue.Queue[GameRecord | BaseException] = queue.Queue()
 
     def work() -> None:
         try:
@@ -159,11 +164,8 @@ def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Bal
             finished.put(error)
             return
         try:
-            while True:
-                try:
-                    number, ballot, first_is_black = jobs.get_nowait()
-                except queue.Empty:
-                    break
+            while (job := jobs.get()) is not None:
+                number, ballot, first_is_black = job
                 black, white = (one, two) if first_is_black else (two, one)
                 finished.put(play_game(black, white, ballot, number=number,
                                        first_is_black=first_is_black, seed=number,
@@ -173,22 +175,30 @@ def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Bal
         finally:
             one.close()
             two.close()
-            finished.put(None)
 
-    slots = max(1, min(concurrency, jobs.qsize()))
+    slots = max(1, min(concurrency, len(waiting)))
     threads = [threading.Thread(target=work, daemon=True) for _ in range(slots)]
     for thread in threads:
         thread.start()
+    for _ in range(slots):
+        jobs.put(waiting.popleft())
+    playing = slots  # games handed out and not yet back
     records: list[GameRecord] = []
-    running = slots
-    while running:
-        item = finished.get()
-        if item is None:
-            running -= 1
-        elif isinstance(item, BaseException):
-            raise item
-        else:
+    try:
+        while playing:
+            item = finished.get()
+            if isinstance(item, BaseException):
+                raise item
+            playing -= 1
             records.append(item)
             if on_game is not None:
                 on_game(item)
+            if waiting and not (stop is not None and stop.is_set()):
+                jobs.put(waiting.popleft())
+                playing += 1
+    finally:
+        for _ in range(slots):  # each slot ends once its current game is over
+            jobs.put(None)
+    for thread in threads:  # their players closed
+        thread.join()
     return sorted(records, key=lambda record: record.number)

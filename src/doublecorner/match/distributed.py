@@ -21,6 +21,8 @@ or from outside the cluster with ``--ray ray://HEAD:10001`` (Ray Client).
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
@@ -39,7 +41,8 @@ def run_match_on_ray(first_spec: str, second_spec: str, ballots: Sequence[Ballot
                      address: str | None = None, skip: Collection[int] = (),
                      on_game: Callable[[GameRecord], None] | None = None,
                      egtb_dir: Path | str | None = None,
-                     build: PlayerBuilder = parse_player) -> list[GameRecord]:
+                     build: PlayerBuilder = parse_player,
+                     stop: threading.Event | None = None) -> list[GameRecord]:
     """Play every ballot twice, colours reversed, one Ray task per game.
 
     Games are numbered as :func:`~doublecorner.match.arena.run_match` numbers
@@ -50,7 +53,10 @@ def run_match_on_ray(first_spec: str, second_spec: str, ballots: Sequence[Ballot
     started (``address`` None: here, or the cluster ``RAY_ADDRESS`` names) or
     joined (``address``) unless it already runs in this process; a Ray
     started here is shut down at the end. ``on_game`` is called in the
-    calling thread as each game finishes. Returns the games in their order.
+    calling thread as each game finishes. Once ``stop`` is set (by
+    ``on_game``, say, when a test has decided the match) the games not yet
+    finished are cancelled, those running included. Returns the finished
+    games in their order.
 
     :raises ImportError: Ray is not installed.
     :raises DraughtsError: a task failed (a bad spec, say), re-raised as Ray's
@@ -60,13 +66,29 @@ def run_match_on_ray(first_spec: str, second_spec: str, ballots: Sequence[Ballot
             for index, ballot in enumerate(ballots)
             for number, first_is_black in ((2 * index + 1, True), (2 * index + 2, False))
             if number not in skip]
+    if stop is not None and stop.is_set():
+        return []
     tables = None if egtb_dir is None else str(egtb_dir)
     engine_map = dict(engines or {})
-    records = run_on_ray(_play_one, [(first_spec, second_spec, ballot, number, first_is_black,
-                                      default_limit, movetime, engine_map, tables, build)
-                                     for number, ballot, first_is_black in jobs],
-                         address=address, on_result=on_game)
+    records: list[GameRecord] = []
+
+    def finished(record: GameRecord) -> None:
+        records.append(record)
+        if on_game is not None:
+            on_game(record)
+        if stop is not None and stop.is_set():
+            raise _Stopped  # run_on_ray cancels the tasks left when its callback raises
+
+    with contextlib.suppress(_Stopped):
+        run_on_ray(_play_one, [(first_spec, second_spec, ballot, number, first_is_black,
+                                default_limit, movetime, engine_map, tables, build)
+                               for number, ballot, first_is_black in jobs],
+                   address=address, on_result=finished)
     return sorted(records, key=lambda one: one.number)
+
+
+class _Stopped(Exception):
+    """Leaves the Ray loop from its callback once ``stop`` is set."""
 
 
 def _play_one(first_spec: str, second_spec: str, ballot: Ballot, number: int,

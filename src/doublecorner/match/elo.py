@@ -35,7 +35,7 @@ class MatchScore:
     @property
     def elo(self) -> float:
         """The Elo difference the score implies (infinite at 0 % or 100 %)."""
-        return _elo(self.score)
+        return elo_from_score(self.score)
 
     @property
     def elo_interval(self) -> tuple[float, float]:
@@ -46,7 +46,7 @@ class MatchScore:
         variance = (self.wins * (1 - mean) ** 2 + self.draws * (0.5 - mean) ** 2
                     + self.losses * mean ** 2) / self.games
         margin = Z_95 * math.sqrt(variance / self.games)
-        return (_elo(mean - margin), _elo(mean + margin))
+        return (elo_from_score(mean - margin), elo_from_score(mean + margin))
 
     @property
     def los(self) -> float:
@@ -60,11 +60,16 @@ class MatchScore:
         """``+W =D -L``, score, Elo with its interval, LOS, on one line."""
         low, high = self.elo_interval
         return (f"+{self.wins} ={self.draws} -{self.losses}  score {100 * self.score:.1f}%  "
-                f"Elo {_signed(self.elo)} (95% {_signed(low)} to {_signed(high)})  "
+                f"Elo {signed(self.elo)} (95% {signed(low)} to {signed(high)})  "
                 f"LOS {100 * self.los:.1f}%")
 
 
-def _elo(score: float) -> float:
+def elo_from_score(score: float) -> float:
+    """The logistic Elo difference a score per game implies (infinite at 0 or 1).
+
+    >>> round(elo_from_score(0.75), 1), round(elo_from_score(0.25), 1), elo_from_score(1.0)
+    (190.8, -190.8, inf)
+    """
     if score <= 0:
         return -math.inf
     if score >= 1:
@@ -72,7 +77,12 @@ def _elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1)
 
 
-def _signed(value: float) -> str:
+def signed(value: float) -> str:
+    """An Elo figure as text: rounded, with its sign (``+inf`` and ``-inf`` as such).
+
+    >>> signed(52.4), signed(-7.6), signed(float("-inf"))
+    ('+52', '-8', '-inf')
+    """
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     return f"{value:+.0f}"

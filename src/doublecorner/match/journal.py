@@ -36,7 +36,7 @@ class JournalContents:
     """What a results file holds: its header, its games, and how much of it is sound."""
 
     header: dict[str, Any]
-    records: list[GameRecord]
+    records: list[GameRecord]  # in the order they were written, which is the order they finished
     sound_bytes: int  # the file's length up to the end of its last complete line
     dropped: str | None  # the unfinished last line, if a write was interrupted
 
@@ -97,6 +97,10 @@ def read_journal(path: Path, ballots: Sequence[Ballot]) -> JournalContents:
 
     A last line without its newline (a write cut short) is left out and
     returned in ``dropped``; any other line that does not read is damage.
+    The games come in the order they were written, so a sequential test
+    (:class:`~doublecorner.match.sprt.SequentialTest`) replayed over them
+    sees the pairs finish as the match saw them; a game written twice
+    counts once, where it was first written.
 
     :raises JournalError: no header, or a damaged line (with its number).
     :raises OSError: the file cannot be read.
@@ -124,9 +128,8 @@ def read_journal(path: Path, ballots: Sequence[Ballot]) -> JournalContents:
             record = record_from_json(entry, ballots)
         except ValueError as error:  # JSONDecodeError and JournalError alike
             raise JournalError(f"{path}, line {line_number}: {error}") from None
-        records[record.number] = record  # a game written twice counts once
-    return JournalContents(header, sorted(records.values(), key=lambda r: r.number),
-                           len(complete) + 1, dropped)
+        records.setdefault(record.number, record)
+    return JournalContents(header, list(records.values()), len(complete) + 1, dropped)
 
 
 class JournalWriter:
