@@ -7,9 +7,12 @@ tests stand in for ``uvicorn.Server.run`` to see what it was given, and
 
 from __future__ import annotations
 
+import asyncio
+import json
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -147,3 +150,61 @@ def test_listening_everywhere_without_a_host_name_warns(
     assert status == 0
     assert "allowed hosts: localhost, 127.0.0.1, ::1\n" in out
     assert "--allowed-host NAME" in err
+
+
+@pytest.mark.parametrize(("options", "available", "words"), [
+    (["--hash", "65536"], 4000, "65536 MB of memory, and 4000 MB are available"),
+    (["--hash", "1024", "--engine-threads", "4"], 3000, "4096 MB"),
+    (["--hash", "70000"], None, "at most 65536"),
+])
+def test_an_engine_table_the_machine_cannot_hold_is_a_usage_error(
+        fake_run: FakeRun, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], options: list[str], available: int | None,
+        words: str) -> None:
+    monkeypatch.setattr("doublecorner.cli.serve.available_memory_mb", lambda: available)
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite3"), *options]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+    assert fake_run.calls == []
+
+
+def test_the_server_answers_a_malformed_request_with_json(fake_run: FakeRun, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite3"), "--hash", "1"]) == 0
+    ((server, _),) = fake_run.calls
+    protocol_class = server.config.http
+    assert not isinstance(protocol_class, str)
+
+    class Transport:  # what the protocol writes, and whether it closed the connection
+        def __init__(self) -> None:
+            self.written = b""
+            self.closed = False
+
+        def get_extra_info(self, name: str) -> Any:
+            return ("127.0.0.1", 8000) if name in ("sockname", "peername") else None
+
+        def write(self, data: bytes) -> None:
+            self.written += data
+
+        def close(self) -> None:
+            self.closed = True
+
+        def is_closing(self) -> bool:
+            return self.closed
+
+        def set_protocol(self, protocol: Any) -> None:
+            pass
+
+    transport = Transport()
+    loop = asyncio.new_event_loop()
+    protocol = protocol_class(config=server.config, server_state=uvicorn.server.ServerState(),
+                              app_state={}, _loop=loop)
+    protocol.connection_made(transport)
+    protocol.data_received(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                           b"Content-Length: ten\r\n\r\n")
+    head, _, body = transport.written.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and b"content-type: application/json" in head
+    assert "Content-Length" in json.loads(body)["error"]
+    assert transport.closed
+    loop.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import socket
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 from doublecorner.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
+    EXIT_USAGE,
     positive_float,
     positive_int,
     whole_number,
@@ -77,12 +79,18 @@ def _serve(arguments: argparse.Namespace) -> int:
         from doublecorner.errors import TableError
         from doublecorner.web.app import MAX_BODY_BYTES, create_app
         from doublecorner.web.edge import LOOPBACK_HOSTS
+        from doublecorner.web.http_protocol import JsonErrorH11Protocol
         from doublecorner.web.store import StoreError, default_db_path
     except ImportError as error:
         print(f"doublecorner: error: serve needs the web extra ({error.name or error} is "
               f"missing): {INSTALL_HINT}", file=sys.stderr)
         return EXIT_FAILURE
     db_path = arguments.db if arguments.db is not None else default_db_path()
+    problem = engine_memory_problem(arguments.hash, arguments.engine_threads,
+                                    available_memory_mb())
+    if problem is not None:
+        print(f"doublecorner serve: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         listener = _bind(arguments.host, arguments.port)
     except OSError as error:
@@ -110,11 +118,47 @@ def _serve(arguments: argparse.Namespace) -> int:
               file=sys.stderr)
     # The socket is passed in, so uvicorn's host and port are only for its messages.
     config = uvicorn.Config(app, log_level="info" if arguments.access_log else "warning",
+                            http=JsonErrorH11Protocol,
                             access_log=arguments.access_log, ws_max_size=MAX_BODY_BYTES,
                             timeout_graceful_shutdown=15)
     with listener:
         uvicorn.Server(config).run(sockets=[listener])
     return EXIT_OK
+
+
+def available_memory_mb() -> int | None:
+    """The memory the system can give without swapping (MemAvailable), else all of it, in MB;
+    ``None`` when neither can be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def engine_memory_problem(hash_mb: int, threads: int, available_mb: int | None) -> str | None:
+    """Why ``threads`` engines of ``hash_mb`` MB each cannot be made here, or ``None``.
+
+    >>> engine_memory_problem(32, 2, 4000) is None
+    True
+    >>> print(engine_memory_problem(65536, 1, 4000))
+    --hash 65536 with --engine-threads 1 needs 65536 MB of memory, and 4000 MB are available
+    """
+    from doublecorner.engine.tt import MAX_MEGABYTES
+
+    if hash_mb > MAX_MEGABYTES:
+        return f"--hash must be at most {MAX_MEGABYTES} MB, not {hash_mb}"
+    needed = hash_mb * threads
+    if available_mb is not None and needed > available_mb:
+        return (f"--hash {hash_mb} with --engine-threads {threads} needs {needed} MB of "
+                f"memory, and {available_mb} MB are available")
+    return None
 
 
 def allowed_hosts(host: str, names: list[str], loopback: tuple[str, ...]) -> list[str]:

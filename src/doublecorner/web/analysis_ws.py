@@ -4,7 +4,9 @@ The client sends ``{"action": "start", "fen": ..., "moves": [...]}`` or
 ``{"action": "stop"}``. For each search the server sends an ``info`` message
 per finished depth and then one ``done`` with the best move, when the client
 stops it, starts another, or the server's time cap ends it. Bad input gets an
-``error`` message and starts nothing; the connection stays open.
+``error`` message and starts nothing; the connection stays open, unless the
+client sends nothing but bad input (:data:`MAX_ERRORS_IN_A_ROW` messages):
+then it is closed with code 1008 (policy violation).
 
 The search runs in the engine pool; its per-depth reports arrive in the
 pool's thread and are handed to the event loop through a queue, which one
@@ -27,10 +29,14 @@ from doublecorner.engine import Limit, SearchResult
 from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.web.engine_pool import EnginePool
+from doublecorner.web.json_body import parse_json
 from doublecorner.web.schemas import AnalysisRequest
 from doublecorner.web.validation import first_error
 
 WIN_CP = 10000  # ``score_cp`` of a won game (a lost one is the negative)
+MAX_ERRORS_IN_A_ROW = 20  # a client that errs this often is not a page with a bug
+POLICY_VIOLATION = 1008
+CLOSE_WAIT = 5.0  # seconds for the last messages to go out before a close
 
 Message = dict[str, Any]
 
@@ -66,6 +72,7 @@ class AnalysisSession:
         self._outbox: asyncio.Queue[Message] = asyncio.Queue()
         self._search: asyncio.Task[None] | None = None
         self._stop = threading.Event()
+        self._errors_in_a_row = 0
 
     async def run(self) -> None:
         """Accept the connection and answer its messages until it closes."""
@@ -81,6 +88,11 @@ class AnalysisSession:
                     self._post(error_message("send JSON text messages, not binary ones"))
                 else:
                     await self._handle(text)
+                if self._errors_in_a_row >= MAX_ERRORS_IN_A_ROW:
+                    with contextlib.suppress(TimeoutError):  # the errors go out first
+                        await asyncio.wait_for(self._outbox.join(), CLOSE_WAIT)
+                    await self.websocket.close(POLICY_VIOLATION, "too many bad messages")
+                    return
         finally:
             await self._stop_search()
             sender.cancel()
@@ -93,13 +105,14 @@ class AnalysisSession:
                                      f"limit of {self.max_message}"))
             return
         try:
-            request = AnalysisRequest.model_validate(json.loads(text))
+            request = AnalysisRequest.model_validate(parse_json(text))
         except json.JSONDecodeError as error:
             self._post(error_message(f"the message is not JSON: {error}"))
             return
         except ValidationError as error:
             self._post(error_message(first_error(error.errors())))
             return
+        self._errors_in_a_row = 0
         if request.action == "stop":
             await self._stop_search()
             return
@@ -141,6 +154,8 @@ class AnalysisSession:
             self._search = None
 
     def _post(self, message: Message) -> None:
+        if message["type"] == "error":
+            self._errors_in_a_row += 1
         self._outbox.put_nowait(message)
 
     async def _send_all(self) -> None:
@@ -150,6 +165,8 @@ class AnalysisSession:
                 await self.websocket.send_json(message)
             except (WebSocketDisconnect, RuntimeError, OSError):
                 return  # the client has gone; the receiving loop ends the session
+            finally:
+                self._outbox.task_done()
 
 
 class BadPositionError(ValueError):

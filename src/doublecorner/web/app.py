@@ -52,6 +52,7 @@ from doublecorner.web.games import (
     GameService,
     GameStateError,
 )
+from doublecorner.web.json_body import StrictJsonRoute
 from doublecorner.web.schemas import (
     DrawRequest,
     ErrorBody,
@@ -132,6 +133,7 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                               "The server checks every move against the rules and keeps "
                               "every game in SQLite.")
     app.state.games = service
+    app.router.route_class = StrictJsonRoute  # bodies read as strict JSON (422 otherwise)
     # The last added runs first: who may ask at all, then how much they may send.
     app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
     app.add_middleware(EdgeGuardMiddleware, allowed_hosts=allowed_hosts)

@@ -117,7 +117,11 @@ class EnginePool:
                 stop: threading.Event) -> SearchResult:
         engine: Searcher | None = getattr(self._local, "engine", None)
         if engine is None:
-            engine = self._local.engine = self._new_engine()
+            try:
+                engine = self._local.engine = self._new_engine()
+            except MemoryError:
+                raise EngineError("the server has not the memory for an engine's table "
+                                  "(start it with a smaller --hash)") from None
         with self._running_lock:
             if self._closed:
                 stop.set()

@@ -30,6 +30,7 @@ def first_error(errors: Sequence[Mapping[str, Any]]) -> str:
         part = "message"
     where = ".".join(location) if location else f"the {part}"
     if error.get("type") == "json_invalid":
+        where = f"the {part}"  # FastAPI locates it by a character offset: not a field
         what = f"not valid JSON ({error.get('ctx', {}).get('error', 'cannot be read')})"
     else:
         what = str(error.get("msg", "not valid"))
