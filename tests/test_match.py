@@ -11,6 +11,7 @@ import pytest
 from doublecorner import Board, EngineError, Move
 from doublecorner.cli import main
 from doublecorner.engine import Limit
+from doublecorner.engine.search import DEFAULT_EVALUATION
 from doublecorner.match import (
     MatchScore,
     RandomPlayer,
@@ -87,7 +88,7 @@ def test_every_ballot_is_played_twice_with_colours_reversed() -> None:
     assert [record.number for record in records] == [1, 2, 3, 4]
     assert [record.first_is_black for record in records] == [True, False, True, False]
     assert [record.ballot.number for record in records] == [1, 1, 2, 2]
-    assert records[0].black == records[1].white == "doublecorner(depth 2)"
+    assert records[0].black == records[1].white == f"doublecorner(depth 2, {DEFAULT_EVALUATION})"
     assert score_of(records).games == 4
 
 

@@ -71,6 +71,22 @@ def kernel_no_alloc(func: F) -> F:
     return _compile(func, inline="never", **_WITHOUT_NRT)
 
 
+def kernel_exact_sums(func: F) -> F:
+    """Like :func:`kernel_no_alloc`, letting LLVM reorder float sums to vectorise them.
+
+    Only for functions whose floats all hold whole numbers small enough to be
+    exact (below 2**24 in float32): their sums then come out the same in any
+    order, so the compiled code and plain Python agree to the bit. The
+    network's hidden layers are written that way (see ``kernel/network.py``).
+    """
+    return _compile(func, inline="never", fastmath=_REORDER_SUMS, **_WITHOUT_NRT)
+
+
+# Reassociation (vectorised sums), fused multiply-add (exact on whole numbers)
+# and no signed zeros; not the approximate reciprocals or functions.
+_REORDER_SUMS = {"reassoc", "contract", "nsz"}
+
+
 def _without_nrt() -> dict[str, bool]:
     """numba's option that compiles without its runtime, where this numba has it.
 
@@ -87,7 +103,7 @@ def _without_nrt() -> dict[str, bool]:
 _WITHOUT_NRT = _without_nrt() if HAS_NUMBA else {}
 
 
-def _compile(func: F, *, inline: Literal["never", "always"], **options: bool) -> F:
+def _compile(func: F, *, inline: Literal["never", "always"], **options: Any) -> F:
     if not HAS_NUMBA:  # pragma: no cover
         return func
     settings: dict[str, Any] = {"cache": True, "nogil": True, "inline": inline, **options}

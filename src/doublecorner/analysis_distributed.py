@@ -25,6 +25,7 @@ from pathlib import Path
 from doublecorner.analysis import MoveAnalysis, analyse_game
 from doublecorner.distributed import run_on_ray, task_tables
 from doublecorner.engine import Engine, Limit
+from doublecorner.engine.search import DEFAULT_EVALUATION
 from doublecorner.errors import DraughtsError
 from doublecorner.pdn import read_game
 
@@ -43,13 +44,15 @@ class GameAnalysis:
 
 def analyse_games_on_ray(texts: Sequence[str], limit: Limit, *, hash_mb: int,
                          egtb_dir: Path | str | None = None, address: str | None = None,
+                         evaluation: str = DEFAULT_EVALUATION, network: str | None = None,
                          on_game: Callable[[GameAnalysis], None] | None = None,
                          ) -> list[GameAnalysis]:
     """Analyse every game (PDN text, one game each), one Ray task per game.
 
-    Each task searches with ``limit`` on an ``Engine(hash_mb=hash_mb)`` of its
-    own, probing the endgame tables in ``egtb_dir`` if given (they must be
-    there on every node). A game that cannot be analysed (an invalid ``FEN``
+    Each task searches with ``limit`` on an ``Engine(hash_mb=hash_mb,
+    evaluation=evaluation, network=network)`` of its own, probing the endgame
+    tables in ``egtb_dir`` if given (the tables, and a ``network`` file, must
+    be at those paths on every node). A game that cannot be analysed (an invalid ``FEN``
     tag, say) gives a result with ``error`` set and does not stop the others.
     Ray is started (``address`` None: here, or the cluster ``RAY_ADDRESS``
     names) or joined (``address``) unless it already runs in this process; a
@@ -59,21 +62,23 @@ def analyse_games_on_ray(texts: Sequence[str], limit: Limit, *, hash_mb: int,
     :raises ImportError: Ray is not installed.
     """
     tables = None if egtb_dir is None else str(egtb_dir)
-    results = run_on_ray(_analyse_one, [(index, text, limit, hash_mb, tables)
-                                        for index, text in enumerate(texts)],
+    if network is not None:
+        network = str(Path(network).resolve())
+    results = run_on_ray(_analyse_one, [(index, text, limit, hash_mb, tables, evaluation,
+                                         network) for index, text in enumerate(texts)],
                          address=address, on_result=on_game)
     return sorted(results, key=lambda one: one.index)
 
 
-def _analyse_one(index: int, text: str, limit: Limit, hash_mb: int,
-                 egtb_dir: str | None) -> GameAnalysis:
+def _analyse_one(index: int, text: str, limit: Limit, hash_mb: int, egtb_dir: str | None,
+                 evaluation: str, network: str | None) -> GameAnalysis:
     """Read one game from its PDN text and analyse it (one Ray task)."""
     tables = task_tables(egtb_dir)
     game = read_game(io.StringIO(text))
     if game is None:
         return GameAnalysis(index, error="no game in the text sent")
-    engine = Engine(hash_mb=hash_mb, tables=tables)
     try:
+        engine = Engine(hash_mb=hash_mb, tables=tables, evaluation=evaluation, network=network)
         return GameAnalysis(index, tuple(analyse_game(game, engine, limit)))
     except DraughtsError as error:
         return GameAnalysis(index, error=str(error))

@@ -81,9 +81,14 @@ def _touch_engine_functions() -> None:
     from doublecorner import kernel
     from doublecorner.engine.search import Engine
     from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluation_features
+    from doublecorner.kernel.network import HIDDEN, Q_PARAMETERS, SCRATCH, evaluate_position
 
     evaluation_features(0x1, 0x10000000, 0, 0, np.zeros(FEATURE_COUNT, np.float64))
-    # One shallow iteration compiles search_window with the engine's own arrays.
+    evaluate_position(0x1, 0x10000000, 0, 0, np.zeros(Q_PARAMETERS, np.float32),
+                      np.zeros((1, 2, HIDDEN), np.float32), np.zeros(SCRATCH, np.float32))
+    # One shallow iteration compiles search_window with the engine's own arrays (the
+    # evaluation is chosen at run time, so either engine compiles both).
     black, white = 0x1, 0x10000000
-    Engine(hash_mb=1)._iterate(black, white, 0, 0, kernel.zobrist_key(black, white, 0, 0), 0,
-                               np.zeros(0, np.int64), 2, 0)
+    engine = Engine(hash_mb=1, evaluation="linear")
+    engine._iterate(black, white, 0, 0, kernel.zobrist_key(black, white, 0, 0), 0,
+                    np.zeros(0, np.int64), 2, 0)

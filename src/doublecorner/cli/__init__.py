@@ -12,13 +12,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from doublecorner.cli import egtb, engine, match, pdn, play, protocol, rules, serve
+from doublecorner.cli import egtb, engine, match, pdn, play, protocol, rules, serve, train
 from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, Parser, UsageError
 from doublecorner.errors import DraughtsError
 
 __all__ = ["EXIT_FAILURE", "EXIT_OK", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
-COMMAND_MODULES = (rules, engine, protocol, match, play, pdn, serve, egtb)
+COMMAND_MODULES = (rules, engine, protocol, match, play, pdn, serve, egtb, train)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import sys
+import time
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
+
+from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 LOCAL_RAY = "local"  # what --ray without an ADDRESS stands for
+PROGRESS_EVERY_SECONDS = 0.5
 
 
 class UsageError(Exception):
@@ -64,6 +69,26 @@ positive_int = whole_number(1, None, "expected a whole number of at least 1, not
 """An argparse type: a whole number of at least 1."""
 
 
+def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
+    """``--eval nn|linear`` and ``--network FILE``: which evaluation the engine runs."""
+    parser.add_argument("--eval", choices=EVALUATIONS, default=DEFAULT_EVALUATION,
+                        dest="evaluation",
+                        help=f"the engine's evaluation: the trained network (nn) or the "
+                             f"hand-made linear one (default: {DEFAULT_EVALUATION})")
+    parser.add_argument("--network", metavar="FILE",
+                        help="the network's weights file (default: the one shipped)")
+
+
+def evaluation_from_arguments(arguments: argparse.Namespace) -> dict[str, Any]:
+    """The ``Engine`` keywords for ``--eval`` and ``--network``.
+
+    :raises UsageError: ``--network`` with ``--eval linear``.
+    """
+    if arguments.network is not None and arguments.evaluation != "nn":
+        raise UsageError("--network goes with --eval nn")
+    return {"evaluation": arguments.evaluation, "network": arguments.network}
+
+
 def ray_address(arguments: argparse.Namespace) -> str | None:
     """The cluster ``--ray`` names; None for a Ray started here (or the one RAY_ADDRESS names).
 
@@ -72,3 +97,26 @@ def ray_address(arguments: argparse.Namespace) -> str | None:
     if importlib.util.find_spec("ray") is None:
         raise UsageError("--ray needs Ray: pip install 'doublecorner[ray]'")
     return None if arguments.ray == LOCAL_RAY else str(arguments.ray)
+
+
+class ProgressBar:
+    """A one-line bar on stderr, redrawn at most twice a second."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.started = time.monotonic()
+        self.shown = 0.0
+
+    def __call__(self, done: int, total: int, name: str) -> None:
+        now = time.monotonic()
+        if now - self.shown < PROGRESS_EVERY_SECONDS and done < total:
+            return
+        self.shown = now
+        filled = 30 * done // max(total, 1)
+        print(f"\r{self.what} [{'#' * filled}{'.' * (30 - filled)}] "
+              f"{100 * done / max(total, 1):5.1f}%  {name:<9} {now - self.started:6.0f} s",
+              end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from doublecorner.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     LOCAL_RAY,
+    ProgressBar,
     UsageError,
     positive_int,
     ray_address,
@@ -32,7 +32,6 @@ from doublecorner.kernel.scores import FORTY_MOVE_PLIES
 from doublecorner.position import Position
 
 AUTO_BUILD_PIECES = 4  # probing builds tables this small on first use (seconds)
-PROGRESS_EVERY_SECONDS = 0.5
 
 
 def add_parsers(commands: Any) -> None:
@@ -84,29 +83,6 @@ _plies = whole_number(0, FORTY_MOVE_PLIES - 1,
                       f"the count must be in 0..{FORTY_MOVE_PLIES - 1} plies, not {{value}}")
 
 
-class _ProgressBar:
-    """A one-line bar on stderr, redrawn at most twice a second."""
-
-    def __init__(self, what: str) -> None:
-        self.what = what
-        self.started = time.monotonic()
-        self.shown = 0.0
-
-    def __call__(self, done: int, total: int, name: str) -> None:
-        now = time.monotonic()
-        if now - self.shown < PROGRESS_EVERY_SECONDS and done < total:
-            return
-        self.shown = now
-        filled = 30 * done // max(total, 1)
-        print(f"\r{self.what} [{'#' * filled}{'.' * (30 - filled)}] "
-              f"{100 * done / max(total, 1):5.1f}%  {name:<9} {now - self.started:6.0f} s",
-              end="", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.shown:
-            print(file=sys.stderr)
-
-
 def _directory(arguments: argparse.Namespace) -> Path:
     return Path(arguments.dir) if arguments.dir is not None else default_directory()
 
@@ -114,7 +90,7 @@ def _directory(arguments: argparse.Namespace) -> Path:
 def _build(arguments: argparse.Namespace) -> int:
     directory = _directory(arguments)
     address = ray_address(arguments) if arguments.ray is not None else None
-    bar = _ProgressBar(f"egtb {arguments.pieces} pieces")
+    bar = ProgressBar(f"egtb {arguments.pieces} pieces")
     try:
         if arguments.ray is not None:
             from doublecorner.egtb.build_distributed import build_on_ray
@@ -132,7 +108,7 @@ def _build(arguments: argparse.Namespace) -> int:
 
 
 def _verify(arguments: argparse.Namespace) -> int:
-    bar = _ProgressBar("verify")
+    bar = ProgressBar("verify")
     try:
         checked = verify(arguments.pieces, _directory(arguments), on_progress=bar)
     except TableError as error:
@@ -150,7 +126,7 @@ def _probe(arguments: argparse.Namespace) -> int:
     if material.pieces > 6:
         raise UsageError(f"{arguments.fen!r} has {material.pieces} pieces; tables hold 6 at most")
     directory = _directory(arguments)
-    bar = _ProgressBar(f"egtb {AUTO_BUILD_PIECES} pieces (first use)")
+    bar = ProgressBar(f"egtb {AUTO_BUILD_PIECES} pieces (first use)")
     try:
         if material.pieces <= AUTO_BUILD_PIECES:
             tables = ensure_tables(directory, max_pieces=AUTO_BUILD_PIECES, on_progress=bar)

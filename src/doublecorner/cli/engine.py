@@ -15,6 +15,8 @@ from doublecorner.cli.common import (
     EXIT_OK,
     LOCAL_RAY,
     UsageError,
+    add_evaluation_options,
+    evaluation_from_arguments,
     positive_float,
     positive_int,
 )
@@ -86,11 +88,13 @@ def _add_search_options(parser: argparse.ArgumentParser) -> None:
                         help="probe the endgame tables in DIR (default: the folder "
                              "'doublecorner egtb build' fills); up to 4 pieces they are built "
                              "first if missing (seconds)")
+    add_evaluation_options(parser)
 
 
 def engine_from_arguments(arguments: argparse.Namespace) -> Engine:
-    """An engine with the arguments' hash size and, with ``--egtb``, the endgame tables."""
-    return Engine(hash_mb=arguments.hash, tables=tables_from_arguments(arguments))
+    """An engine with the arguments' hash size, evaluation and, with ``--egtb``, tables."""
+    evaluation = evaluation_from_arguments(arguments)
+    return Engine(hash_mb=arguments.hash, tables=tables_from_arguments(arguments), **evaluation)
 
 
 def tables_from_arguments(arguments: argparse.Namespace) -> Tables | None:

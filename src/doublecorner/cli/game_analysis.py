@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import TextIO
 
 from doublecorner.analysis import MoveAnalysis, analyse_game, annotate, evaluation_plot, summary
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, ray_address
+from doublecorner.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    UsageError,
+    evaluation_from_arguments,
+    ray_address,
+)
 from doublecorner.cli.engine import (
     DEFAULT_GAME_SECONDS,
     egtb_directory_from_arguments,
@@ -112,6 +118,7 @@ def _analyse_on_ray(path: Path, limit: Limit, arguments: argparse.Namespace,
         write_ready()
         analyse_games_on_ray(texts, limit, hash_mb=arguments.hash,
                              egtb_dir=egtb_directory_from_arguments(arguments),
+                             **evaluation_from_arguments(arguments),
                              address=address,
                              on_game=on_game)
         write_ready()

@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from doublecorner.board import Board
-from doublecorner.cli.common import EXIT_OK, positive_float, positive_int
+from doublecorner.cli.common import (
+    EXIT_OK,
+    add_evaluation_options,
+    evaluation_from_arguments,
+    positive_float,
+    positive_int,
+)
 from doublecorner.cli.engine import DEFAULT_HASH_MB, run_search
 from doublecorner.color import Color
 from doublecorner.diagram import board_diagram, square_numbers_diagram
@@ -82,6 +88,7 @@ def add_parsers(commands: Any) -> None:
                       help="show the square numbers beside the board")
     play.add_argument("--hash", type=positive_int, default=DEFAULT_HASH_MB, metavar="MB",
                       help=f"transposition table size (default: {DEFAULT_HASH_MB})")
+    add_evaluation_options(play)
     play.set_defaults(run=_play)
 
 
@@ -106,7 +113,8 @@ def _play(arguments: argparse.Namespace) -> int:
         strength = Strength.from_seconds(arguments.time)
     else:
         strength = Strength.from_level(arguments.level or DEFAULT_LEVEL)
-    session = PlaySession(board, human=human, engine=Engine(hash_mb=arguments.hash),
+    engine = Engine(hash_mb=arguments.hash, **evaluation_from_arguments(arguments))
+    session = PlaySession(board, human=human, engine=engine,
                           strength=strength, flipped=(human is Color.BLACK) != arguments.flip,
                           numbers=arguments.numbers)
     return session.run(sys.stdin, sys.stdout)

@@ -15,11 +15,13 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from doublecorner.egtb.probe import Tables, Value
 from doublecorner.engine.limit import MAX_DEPTH, Limit
+from doublecorner.engine.network import Network, load_network
 from doublecorner.engine.score import Score
 from doublecorner.engine.timeman import budget
 from doublecorner.engine.tt import TranspositionTable
@@ -28,6 +30,7 @@ from doublecorner.errors import EngineError, TableError
 from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluate
 from doublecorner.kernel.hashing import zobrist_key
 from doublecorner.kernel.movegen import generate_moves
+from doublecorner.kernel.network import HIDDEN, Q_PARAMETERS, SCRATCH, evaluate_position
 from doublecorner.kernel.ordering import HISTORY_SIZE
 from doublecorner.kernel.scores import (
     INFINITE,
@@ -38,6 +41,7 @@ from doublecorner.kernel.scores import (
 )
 from doublecorner.kernel.search import (
     C_ABORTED,
+    C_EVALUATION,
     C_GENERATION,
     C_NODE_LIMIT,
     C_NODES,
@@ -48,6 +52,8 @@ from doublecorner.kernel.search import (
     C_TABLE_HITS,
     C_TABLE_PIECES,
     CONTROL_FIELDS,
+    EVALUATION_LINEAR,
+    EVALUATION_NETWORK,
     F_ALPHA,
     F_BETA,
     F_BLACK,
@@ -69,6 +75,8 @@ NO_NODE_LIMIT = 1 << 62
 ASPIRATION_FROM_DEPTH = 4
 ASPIRATION_WINDOW = 30  # hundredths of a man either side of the last score
 WATCH_INTERVAL = 0.002  # seconds between two looks at the clock and the stop event
+EVALUATIONS = ("nn", "linear")
+DEFAULT_EVALUATION = "linear"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +117,20 @@ class Engine:
     """
 
     def __init__(self, *, hash_mb: int = 64, weights: Weights | None = None,
-                 tables: Tables | None = None) -> None:
+                 tables: Tables | None = None, evaluation: str = DEFAULT_EVALUATION,
+                 network: str | Path | Network | None = None) -> None:
+        if evaluation not in EVALUATIONS:
+            raise EngineError(f"unknown evaluation {evaluation!r}: use "
+                              f"{' or '.join(EVALUATIONS)}")
+        self.evaluation = evaluation
+        # The network is read even for the linear evaluation when a file is named,
+        # so that a bad file is reported where it is given, not at the first search.
+        self.network = (load_network(network)
+                        if evaluation == "nn" or network is not None else None)
+        self._network = (self.network.quantised if self.network is not None
+                         else np.zeros(Q_PARAMETERS, np.float32))
+        self._accumulators = np.zeros((MAX_PLY + 1, 2, HIDDEN), np.float32)
+        self._network_scratch = np.zeros(SCRATCH, np.float32)
         self.weights = weights or Weights.default()
         self.tables = tables
         self._table_arrays = tables.arrays() if tables is not None else (
@@ -146,8 +167,12 @@ class Engine:
     def evaluate(self, position: Position) -> Score:
         """The static evaluation of a position, for the side to move."""
         ensure_engine_compiled()
-        value = evaluate(position.black, position.white, position.kings, int(position.turn),
-                         self._weights, self._scratch)
+        black, white, kings, turn = (position.black, position.white, position.kings,
+                                     int(position.turn))
+        value = evaluate(black, white, kings, turn, self._weights, self._scratch)
+        if self.evaluation == "nn" and value != -MATE:
+            value = evaluate_position(black, white, kings, turn, self._network,
+                                      self._accumulators, self._network_scratch)
         return Score(value)
 
     def search(self, position: Position, limit: Limit | None = None, *,
@@ -198,6 +223,8 @@ class Engine:
         control[C_NODE_LIMIT] = limit.nodes or NO_NODE_LIMIT
         control[C_GENERATION] = self._table.next_generation()
         control[C_TABLE_PIECES] = self.tables.max_pieces if self.tables is not None else 0
+        control[C_EVALUATION] = (EVALUATION_NETWORK if self.evaluation == "nn"
+                                 else EVALUATION_LINEAR)
         self._stop_requested.clear()
         self._killers.fill(0)
         self._history >>= 1
@@ -266,7 +293,9 @@ class Engine:
             value = int(search_window(frames, self._moves, self._order, game_keys,
                                       self._table.table, self._killers, self._history, self._pv,
                                       self._pv_length, self._weights, self._scratch,
-                                      self._control, *self._table_arrays))
+                                      self._network, self._accumulators,
+                                      self._network_scratch, self._control,
+                                      *self._table_arrays))
             if self._control[C_ABORTED]:
                 return value
             if value <= alpha and alpha > -INFINITE:

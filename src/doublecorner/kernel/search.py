@@ -30,6 +30,11 @@ from doublecorner.kernel.encoding import JUMP_COUNT_SHIFT
 from doublecorner.kernel.evaluate import evaluate
 from doublecorner.kernel.hashing import WHITE_TO_MOVE, ZOBRIST_PIECES
 from doublecorner.kernel.movegen import _count_moves_for, _generate_at, has_captures
+from doublecorner.kernel.network import (
+    evaluate_network,
+    refresh_accumulators,
+    update_accumulators,
+)
 from doublecorner.kernel.ordering import is_late_quiet, pick_next, record_cutoff, score_moves
 from doublecorner.kernel.scores import FORTY_MOVE_PLIES, INFINITE, MATE, MAX_PLY, TABLE_WIN
 from doublecorner.kernel.tt import (
@@ -55,8 +60,11 @@ FRAME_FIELDS = 18
 
 # Fields of the control array, shared with the driver.
 (C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_ABORTED, C_GENERATION, C_ROOT_BEST_KEY,
- C_ROOT_BEST_SCORE, C_OVERFLOWS, C_TABLE_PIECES, C_TABLE_HITS) = range(11)
-CONTROL_FIELDS = 11
+ C_ROOT_BEST_SCORE, C_OVERFLOWS, C_TABLE_PIECES, C_TABLE_HITS, C_EVALUATION) = range(12)
+CONTROL_FIELDS = 12
+
+# Values of control[C_EVALUATION].
+EVALUATION_LINEAR, EVALUATION_NETWORK = 0, 1
 
 
 # How a child is being searched: the first move, a zero window, a reduced zero window.
@@ -89,8 +97,9 @@ def _child_key(key: int, black: int, white: int, kings: int, child_black: int,
 
 @kernel_inline
 def _enter_child(frames: np.ndarray, moves: np.ndarray, ply: int, row: int, depth: int,
-                 alpha: int, beta: int) -> None:
-    """Set up the frame at ``ply + 1`` for the move in ``row``."""
+                 alpha: int, beta: int, network: np.ndarray, accumulators: np.ndarray,
+                 use_network: bool) -> None:
+    """Set up the frame at ``ply + 1`` for the move in ``row`` (and its accumulators)."""
     black, white, kings = frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS]
     turn = frames[ply, F_TURN]
     child_black, child_white, child_kings = moves[row, 0], moves[row, 1], moves[row, 2]
@@ -110,6 +119,23 @@ def _enter_child(frames: np.ndarray, moves: np.ndarray, ply: int, row: int, dept
     frames[child, F_ALPHA] = alpha
     frames[child, F_BETA] = beta
     frames[child, F_DEPTH] = depth
+    if use_network:
+        update_accumulators(black, white, kings, child_black, child_white, child_kings,
+                            network, accumulators, ply)
+
+
+@kernel_inline
+def _leaf_score(black: int, white: int, kings: int, turn: int, ply: int, weights: np.ndarray,
+                scratch: np.ndarray, network: np.ndarray, accumulators: np.ndarray,
+                network_scratch: np.ndarray, use_network: bool) -> int:
+    """The static score of the node at ``ply``: ``-(MATE - ply)`` if its mover has no move."""
+    if use_network:
+        if not _can_move(black, white, kings, turn):
+            return -(MATE - ply)
+        return evaluate_network(black, white, kings, turn, network, accumulators, ply,
+                                network_scratch)
+    value = evaluate(black, white, kings, turn, weights, scratch)
+    return -(MATE - ply) if value == -MATE else value
 
 
 @kernel_inline
@@ -150,7 +176,8 @@ def _can_move(black: int, white: int, kings: int, turn: int) -> bool:
 def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                   game_keys: np.ndarray, tt: np.ndarray, killers: np.ndarray,
                   history: np.ndarray, pv: np.ndarray, pv_length: np.ndarray,
-                  weights: np.ndarray, scratch: np.ndarray, control: np.ndarray,
+                  weights: np.ndarray, scratch: np.ndarray, network: np.ndarray,
+                  accumulators: np.ndarray, network_scratch: np.ndarray, control: np.ndarray,
                   table_offsets: np.ndarray, table_packed: np.ndarray) -> int:
     """Search the root in ``frames[0]`` to ``frames[0, F_DEPTH]`` within its window.
 
@@ -166,6 +193,11 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
     pieces reached by a capture or a man's move (a fresh 40-move count, so a
     table win is one the count cannot spoil) is scored from the endgame tables
     ``table_offsets``/``table_packed`` (see :func:`.egtb_index.egtb_value`).
+
+    Leaves are scored by the linear evaluation with ``weights`` or, with
+    ``control[C_EVALUATION]`` set to :data:`EVALUATION_NETWORK`, by the
+    network in ``network`` (see :mod:`.network`), whose accumulators for the
+    line are kept in ``accumulators[ply]``, updated as each child is entered.
     """
     nodes = control[C_NODES]
     node_limit = control[C_NODE_LIMIT]
@@ -173,6 +205,10 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
     generation = control[C_GENERATION] & 0xFF
     table_pieces = control[C_TABLE_PIECES]
     table_hits = control[C_TABLE_HITS]
+    use_network = control[C_EVALUATION] == EVALUATION_NETWORK
+    if use_network:
+        refresh_accumulators(frames[0, F_BLACK], frames[0, F_WHITE], frames[0, F_KINGS],
+                             network, accumulators, 0)
     bucket_mask = (tt.shape[0] - 1) & ~1
     ply = 0
     mode = _ENTER
@@ -210,9 +246,8 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                         continue
             if ply >= MAX_PLY - 1 or (depth <= 0 and not has_captures(black, white, kings,
                                                                         turn)):
-                value = evaluate(black, white, kings, turn, weights, scratch)
-                if value == -MATE:
-                    value = -(MATE - ply)
+                value = _leaf_score(black, white, kings, turn, ply, weights, scratch, network,
+                                    accumulators, network_scratch, use_network)
                 continue
             tt_move = -1
             slot = tt_find(tt, key ^ clock_key(clock), bucket_mask)
@@ -230,7 +265,8 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             end = _generate(frames, moves, ply, start)
             if end < 0:  # the move stack is full: score the node as a leaf
                 control[C_OVERFLOWS] += 1
-                value = evaluate(black, white, kings, turn, weights, scratch)
+                value = _leaf_score(black, white, kings, turn, ply, weights, scratch, network,
+                                    accumulators, network_scratch, use_network)
                 continue
             if end == start:
                 value = -(MATE - ply)
@@ -275,15 +311,18 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             tried = frames[ply, F_TRIED]
             if tried == 0:
                 frames[ply, F_STAGE] = STAGE_FULL
-                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
+                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha,
+                             network, accumulators, use_network)
             elif (depth >= 3 and tried >= 3 and frames[ply, F_CAPTURE] == 0
                   and is_late_quiet(order[row])):
                 reduction = 2 if depth >= 6 and tried >= 8 else 1
                 frames[ply, F_STAGE] = STAGE_REDUCED
-                _enter_child(frames, moves, ply, row, depth - 1 - reduction, -alpha - 1, -alpha)
+                _enter_child(frames, moves, ply, row, depth - 1 - reduction, -alpha - 1, -alpha,
+                             network, accumulators, use_network)
             else:
                 frames[ply, F_STAGE] = STAGE_ZERO
-                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha)
+                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha,
+                             network, accumulators, use_network)
             ply += 1
             mode = _ENTER
 
@@ -297,13 +336,15 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             stage = frames[ply, F_STAGE]
             if stage == STAGE_REDUCED and score > alpha:
                 frames[ply, F_STAGE] = STAGE_ZERO  # the reduction failed: search it fully
-                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha)
+                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha,
+                             network, accumulators, use_network)
                 ply += 1
                 mode = _ENTER
                 continue
             if stage == STAGE_ZERO and alpha < score < beta:
                 frames[ply, F_STAGE] = STAGE_FULL  # better than the best: find its true score
-                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
+                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha,
+                             network, accumulators, use_network)
                 ply += 1
                 mode = _ENTER
                 continue

@@ -2,7 +2,8 @@
 
 A player is anything with a ``name``, ``new_game()``, ``choose(board)`` and
 ``close()``. :func:`parse_player` builds one from a command-line spec such as
-``engine:time=0.1``, ``engine:depth=8,hash=32``, ``random:seed=7``,
+``engine:time=0.1``, ``engine:depth=8,hash=32``, ``engine:eval=linear``,
+``engine:weights=PATH`` (a network file; implies ``eval=nn``), ``random:seed=7``,
 ``pydraughts:python=PATH`` or ``openspiel:python=PATH``. The last two run
 the peer programs in ``peer_workers/`` with the given interpreter (the peers
 are not dependencies of this package: each lives in its own environment).
@@ -22,6 +23,7 @@ from typing import Protocol
 
 from doublecorner.board import Board
 from doublecorner.engine import Engine, Limit
+from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
 from doublecorner.errors import EngineError
 from doublecorner.move import Move
 from doublecorner.protocol import GoCommand, SimpleEngineClient
@@ -44,10 +46,15 @@ class Player(Protocol):
 class EnginePlayer:
     """The built-in engine under a fixed limit per move."""
 
-    def __init__(self, limit: Limit, *, hash_mb: int = 64, name: str | None = None) -> None:
+    def __init__(self, limit: Limit, *, hash_mb: int = 64, name: str | None = None,
+                 evaluation: str = DEFAULT_EVALUATION, network: str | None = None) -> None:
         self.limit = limit
-        self.engine = Engine(hash_mb=hash_mb)
-        self.name = name or f"doublecorner({_describe(limit)})"
+        self.engine = Engine(hash_mb=hash_mb, evaluation=evaluation, network=network)
+        # The evaluation is named: a match between two of these must tell them apart.
+        described = f"{_describe(limit)}, {evaluation}"
+        if network is not None:
+            described += f" {Path(network).name}"
+        self.name = name or f"doublecorner({described})"
         self.nodes = 0
         self.seconds = 0.0
 
@@ -139,8 +146,16 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float,
             limit = Limit(time=_seconds(spec, options.pop("time")))
         hash_mb = _whole(spec, options.pop("hash", "64"))
         name = options.pop("name", None)
+        network = options.pop("weights", None)
+        evaluation = options.pop("eval", "nn" if network is not None else DEFAULT_EVALUATION)
+        if evaluation not in EVALUATIONS:
+            raise EngineError(f"player {spec!r}: eval is {' or '.join(EVALUATIONS)}, "
+                              f"not {evaluation!r}")
+        if network is not None and evaluation != "nn":
+            raise EngineError(f"player {spec!r}: weights= goes with eval=nn")
         _no_more(spec, options)
-        return EnginePlayer(limit, hash_mb=hash_mb, name=name)
+        return EnginePlayer(limit, hash_mb=hash_mb, name=name, evaluation=evaluation,
+                            network=network)
     if kind == "random":
         seed = _whole(spec, options.pop("seed", "0"))
         _no_more(spec, options)

@@ -15,6 +15,7 @@ from typing import TextIO
 from doublecorner import __version__
 from doublecorner.board import Board
 from doublecorner.engine import Engine, SearchResult
+from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
 from doublecorner.engine.tt import MAX_MEGABYTES, MIN_MEGABYTES
 from doublecorner.errors import DraughtsError
 from doublecorner.protocol.messages import (
@@ -38,7 +39,9 @@ class EngineServer:
         self._out = out
         self._write_lock = threading.Lock()
         self._hash_mb = DEFAULT_HASH_MB
-        self._engine = Engine(hash_mb=self._hash_mb)
+        self._evaluation = DEFAULT_EVALUATION
+        self._network: str | None = None
+        self._engine = Engine(hash_mb=self._hash_mb, evaluation=self._evaluation)
         self._board = Board()
         self._search: threading.Thread | None = None
         # One event per search: a stop that arrives before the search has
@@ -97,18 +100,34 @@ class EngineServer:
         self._say(f"id author {AUTHOR}")
         self._say(f"option name Hash type spin default {DEFAULT_HASH_MB} min {MIN_MEGABYTES} "
                   f"max {MAX_MEGABYTES}")
+        self._say(f"option name Evaluation type combo default {DEFAULT_EVALUATION} "
+                  + " ".join(f"var {name}" for name in EVALUATIONS))
+        self._say("option name EvalFile type string default <shipped>")
         self._say("dcpok")
 
     def _set_option(self, words: list[str]) -> None:
         text = " ".join(words[1:])
         name, _, value = text.removeprefix("name ").partition(" value ")
-        if name.strip().lower() != "hash":
-            raise DraughtsError(f"unknown option {name.strip()!r}")
-        if not value.strip().isdigit():
-            raise DraughtsError(f"option Hash needs a whole number of MB, not {value.strip()!r}")
-        megabytes = int(value)
-        self._engine = Engine(hash_mb=megabytes)  # checks the range before replacing
-        self._hash_mb = megabytes
+        name, value = name.strip(), value.strip()
+        hash_mb, evaluation, network = self._hash_mb, self._evaluation, self._network
+        if name.lower() == "hash":
+            if not (value.isascii() and value.isdigit()):
+                raise DraughtsError(f"option Hash needs a whole number of MB, not {value!r}")
+            hash_mb = int(value)
+        elif name.lower() == "evaluation":
+            if value not in EVALUATIONS:
+                raise DraughtsError(f"option Evaluation is {' or '.join(EVALUATIONS)}, "
+                                    f"not {value!r}")
+            evaluation = value
+        elif name.lower() == "evalfile":
+            network = None if value in ("", "<shipped>") else value
+        else:
+            raise DraughtsError(f"unknown option {name!r}")
+        try:  # checks the range and the weights file before replacing the engine
+            self._engine = Engine(hash_mb=hash_mb, evaluation=evaluation, network=network)
+        except MemoryError:
+            raise DraughtsError(f"cannot allocate {hash_mb} MB for the hash table") from None
+        self._hash_mb, self._evaluation, self._network = hash_mb, evaluation, network
 
     @staticmethod
     def _board_at(command: PositionCommand) -> Board:

@@ -1,0 +1,216 @@
+"""Subcommand ``train``: self-play games, fit the evaluation network, show a network's record."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from doublecorner.cli.common import (
+    EXIT_OK,
+    LOCAL_RAY,
+    ProgressBar,
+    UsageError,
+    positive_int,
+    ray_address,
+    whole_number,
+)
+from doublecorner.errors import EngineError
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``train selfplay``, ``train fit`` and ``train info``."""
+    train = commands.add_parser(
+        "train", help="train the neural evaluation: self-play, fit, info",
+        description="The pipeline that made the shipped network: play games with the engine, "
+                    "fit the network to their positions, and export the weights file. "
+                    "Generation k+1 fits the games played by generation k.")
+    actions = train.add_subparsers(dest="train_command", metavar="ACTION", required=True)
+
+    selfplay = actions.add_parser(
+        "selfplay", help="play games from the deck's openings and keep every searched position",
+        description="Shards of games are written to OUT as they finish; a run resumes an "
+                    "interrupted one (shards on disk are skipped).")
+    selfplay.add_argument("--out", type=Path, required=True, metavar="DIR",
+                          help="folder of the shards (created if missing)")
+    selfplay.add_argument("--games", type=positive_int, required=True, metavar="N",
+                          help="games in all (rounded up to whole shards)")
+    selfplay.add_argument("--nodes", type=positive_int, default=10_000, metavar="N",
+                          help="nodes searched per move (default: 10000)")
+    selfplay.add_argument("--eval", choices=("nn", "linear"), default="nn", dest="evaluation",
+                          help="the evaluation that plays (default: nn)")
+    selfplay.add_argument("--network", metavar="FILE",
+                          help="weights file for --eval nn (default: the shipped network)")
+    selfplay.add_argument("--random-plies", type=whole_number(0, 40, "expected 0 to 40 random "
+                                                               "plies, not {value}"),
+                          default=4, metavar="K",
+                          help="up to K random plies after the ballot, seeded per game "
+                               "(default: 4)")
+    selfplay.add_argument("--games-per-shard", type=positive_int, default=100, metavar="N")
+    selfplay.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
+                          help="endgame tables (up to 5 pieces) to play and label with "
+                               "(default folder if DIR is left out)")
+    selfplay.add_argument("--jobs", type=positive_int, default=1, metavar="K",
+                          help="processes playing side by side (default: 1)")
+    selfplay.add_argument("--ray", nargs="?", const=LOCAL_RAY, default=None, metavar="ADDRESS",
+                          help="play the shards as Ray tasks (OUT must be a folder every "
+                               "node shares)")
+    selfplay.set_defaults(run=_selfplay)
+
+    fit = actions.add_parser(
+        "fit", help="fit the network to self-play shards and write a weights file",
+        description="Quiet positions are kept; the target blends the game's result and the "
+                    "search's score (the tables' value where known). Seeded; a share of the "
+                    "games is held out for validation; the best epoch is exported.")
+    fit.add_argument("data", type=Path, nargs="+", metavar="DIR", help="folders of shards")
+    fit.add_argument("--out", type=Path, required=True, metavar="FILE",
+                     help="the weights file to write")
+    fit.add_argument("--start", metavar="FILE",
+                     help="start from this network instead of fresh weights")
+    fit.add_argument("--result-weight", type=_share, default=0.5, metavar="W",
+                     help="weight of the game result in the target, 0-1 (default: 0.5)")
+    fit.add_argument("--epochs", type=positive_int, default=30, metavar="N")
+    fit.add_argument("--batch-size", type=positive_int, default=4096, metavar="N")
+    fit.add_argument("--learning-rate", type=_rate, default=1e-3, metavar="R")
+    fit.add_argument("--patience", type=positive_int, default=3, metavar="N",
+                     help="epochs without a better validation loss before stopping")
+    fit.add_argument("--validation", type=_share, default=0.05, metavar="SHARE",
+                     help="share of the games held out (default: 0.05)")
+    fit.add_argument("--seed", type=whole_number(0, None, "expected a seed of 0 or more, "
+                                                          "not {value}"), default=1)
+    fit.set_defaults(run=_fit)
+
+    info = actions.add_parser("info", help="print a weights file's provenance as JSON")
+    info.add_argument("network", metavar="FILE")
+    info.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                      help="record a fact in the provenance (say, the match that accepted "
+                           "the network) and rewrite the file")
+    info.set_defaults(run=_info)
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text!r}")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a learning rate, not {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a learning rate in (0, 1), not {text!r}")
+    return value
+
+
+def _selfplay(arguments: argparse.Namespace) -> int:
+    from doublecorner.train.selfplay import SelfPlayConfig, run_selfplay
+
+    if arguments.network is not None and arguments.evaluation != "nn":
+        raise UsageError("--network goes with --eval nn")
+    egtb_dir = None
+    if arguments.egtb is not None:
+        from doublecorner.egtb import default_directory
+
+        egtb_dir = str(Path(arguments.egtb) if arguments.egtb else default_directory())
+        if not Path(egtb_dir).is_dir():
+            raise UsageError(f"--egtb {egtb_dir}: no such folder")
+    network = None
+    if arguments.network is not None:
+        from doublecorner.engine.network import Network
+
+        Network.from_file(arguments.network)  # a bad file fails here, not in a worker
+        network = str(Path(arguments.network).resolve())
+    address = ray_address(arguments) if arguments.ray is not None else None
+    config = SelfPlayConfig(nodes=arguments.nodes, evaluation=arguments.evaluation,
+                            network=network, random_plies=arguments.random_plies,
+                            egtb_dir=egtb_dir, games_per_shard=arguments.games_per_shard)
+    bar = ProgressBar("selfplay")
+    shards = -(-arguments.games // config.games_per_shard)
+    counts = {"positions": 0, "black": 0, "draws": 0, "white": 0, "shards": 0}
+    done = shards - len(_missing(arguments.out, arguments.games, config.games_per_shard))
+
+    def on_shard(report: Any) -> None:
+        counts["shards"] += 1
+        counts["positions"] += report.positions
+        counts["black"] += report.black_wins
+        counts["draws"] += report.draws
+        counts["white"] += report.white_wins
+        bar(done + counts["shards"], shards, f"{counts['positions']:,} positions")
+
+    started = time.monotonic()
+    try:
+        run_selfplay(arguments.out, arguments.games, config, jobs=arguments.jobs,
+                     use_ray=arguments.ray is not None, ray_address=address, on_shard=on_shard)
+    finally:
+        bar.close()
+    print(f"{counts['shards']} shards played ({done} already there): {counts['positions']:,} "
+          f"positions; Black won {counts['black']}, drawn {counts['draws']}, White won "
+          f"{counts['white']} ({time.monotonic() - started:.0f} s) in {arguments.out}")
+    return EXIT_OK
+
+
+def _missing(directory: Path, games: int, per_shard: int) -> list[int]:
+    from doublecorner.train.selfplay import missing_shards
+
+    return missing_shards(directory, games, per_shard)
+
+
+def _fit(arguments: argparse.Namespace) -> int:
+    from doublecorner.train.pipeline import FitRequest, fit_network
+
+    for directory in arguments.data:
+        if not directory.is_dir():
+            raise UsageError(f"{directory}: no such folder of shards")
+    if not arguments.out.parent.is_dir():
+        raise UsageError(f"--out {arguments.out}: folder {arguments.out.parent} does not exist")
+    request = FitRequest(data=tuple(arguments.data), out=arguments.out, start=arguments.start,
+                         result_weight=arguments.result_weight, epochs=arguments.epochs,
+                         batch_size=arguments.batch_size, learning_rate=arguments.learning_rate,
+                         patience=arguments.patience, validation=arguments.validation,
+                         seed=arguments.seed)
+    bar = ProgressBar("fit")
+
+    def on_batch(done: int, total: int) -> None:
+        bar(done, total, "batches")
+
+    def on_epoch(report: Any) -> None:
+        bar.close()
+        bar.shown = 0.0
+        bar.started = time.monotonic()
+        print(f"epoch {report.epoch:3d}  training loss {report.training_loss:.5f}  "
+              f"validation loss {report.validation_loss:.5f}  "
+              f"step {report.learning_rate:.2g}  {report.seconds:.0f} s",
+              file=sys.stderr, flush=True)
+
+    network = fit_network(request, on_epoch=on_epoch, on_batch=on_batch,
+                          on_note=lambda text: print(text, file=sys.stderr, flush=True))
+    print(json.dumps(network.provenance, indent=1, sort_keys=True))
+    print(f"wrote {arguments.out}")
+    return EXIT_OK
+
+
+def _info(arguments: argparse.Namespace) -> int:
+    from doublecorner.engine.network import Network
+
+    network = Network.from_file(arguments.network)
+    if arguments.set:
+        for item in arguments.set:
+            key, equals, value = item.partition("=")
+            if not equals or not key:
+                raise UsageError(f"--set {item!r} is not KEY=VALUE")
+            network.provenance[key] = value
+        try:
+            network.save(arguments.network)
+        except OSError as error:
+            raise EngineError(f"cannot write {arguments.network}: {error}") from None
+    print(json.dumps(network.provenance, indent=1, sort_keys=True))
+    return EXIT_OK

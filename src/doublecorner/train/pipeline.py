@@ -1,0 +1,140 @@
+"""One fit from shards to a weights file, with the provenance written into the file.
+
+The provenance says what the network learnt from (folders, games, positions),
+who played those games (the evaluation and network of the self-play, hence
+the generation: one more than the network that played), how the fit went
+(seed, target blend, loss per epoch) and, carried over, the record of every
+earlier generation, so a shipped file tells its whole history.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from doublecorner.engine.network import Network, load_network
+from doublecorner.errors import EngineError
+from doublecorner.train.dataset import build_dataset, split_by_game
+from doublecorner.train.fit import EpochReport, FitConfig, fit
+from doublecorner.train.selfplay import COLUMNS, read_shards
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FitRequest:
+    data: tuple[Path, ...]
+    out: Path
+    start: str | None = None
+    result_weight: float = 0.5
+    epochs: int = 30
+    batch_size: int = 4096
+    learning_rate: float = 1e-3
+    patience: int = 3
+    validation: float = 0.05
+    seed: int = 1
+
+
+def shard_configs(directory: Path) -> list[dict[str, Any]]:
+    """The distinct self-play settings recorded in a folder's shards."""
+    seen: list[dict[str, Any]] = []
+    for path in sorted(directory.glob("shard-*.npz")):
+        with np.load(path) as shard:
+            config = json.loads(str(shard["meta"])) if "meta" in shard else {}
+        if config not in seen:
+            seen.append(config)
+    return seen
+
+
+def _player_generation(configs: list[dict[str, Any]]) -> int:
+    """The generation of the strongest network that played the games (0: the linear one)."""
+    generation = 0
+    for config in configs:
+        if config.get("evaluation") != "nn":
+            continue
+        played_by = load_network(config.get("network"))
+        generation = max(generation, int(played_by.provenance.get("generation", 0)))
+    return generation
+
+
+def fit_network(request: FitRequest, *,
+                on_epoch: Callable[[EpochReport], None] | None = None,
+                on_batch: Callable[[int, int], None] | None = None,
+                on_note: Callable[[str], None] | None = None) -> Network:
+    """Fit a network to the shards in ``request.data``, write it to ``request.out``, return it.
+
+    :raises EngineError: no shards, a damaged shard, too few positions, or a bad start file.
+    """
+    note = on_note or (lambda text: None)
+    parts = [read_shards(directory) for directory in request.data]
+    columns = {name: np.concatenate([part[name] for part in parts]) for name in COLUMNS}
+    # Game numbers restart in each folder: make them distinct for the split.
+    offset = 0
+    games = []
+    for part in parts:
+        games.append(part["game"].astype(np.int64) + offset)
+        offset = int(games[-1].max()) + 1 if len(games[-1]) else offset
+    columns["game"] = np.concatenate(games)
+    note(f"read {len(columns['black']):,} positions of {len(np.unique(columns['game'])):,} games")
+    dataset = build_dataset(columns, result_weight=request.result_weight)
+    training, validation = split_by_game(dataset, validation_share=request.validation,
+                                         seed=request.seed)
+    if len(training) == 0 or len(validation) == 0:
+        raise EngineError(f"too few games to fit: {len(training)} training and "
+                          f"{len(validation)} validation positions")
+    note(f"{len(dataset):,} quiet positions: {len(training):,} to train on, "
+         f"{len(validation):,} held out")
+    start = load_network(request.start) if request.start is not None else None
+    config = FitConfig(epochs=request.epochs, batch_size=request.batch_size,
+                       learning_rate=request.learning_rate, patience=request.patience,
+                       seed=request.seed)
+    result = fit(training, validation, config,
+                 start=None if start is None else start.parameters,
+                 on_epoch=on_epoch, on_batch=on_batch)
+    configs = [config for directory in request.data for config in shard_configs(directory)]
+    generation = _player_generation(configs) + 1
+    history = []
+    if start is not None:
+        history = list(start.provenance.get("history", []))
+        history.append({key: start.provenance.get(key)
+                        for key in ("generation", "data", "fit", "match") if key in
+                        start.provenance})
+    provenance = {
+        "generation": generation,
+        "trained": datetime.date.today().isoformat(),
+        "data": {
+            "folders": [str(directory) for directory in request.data],
+            "games": len(np.unique(columns["game"])),
+            "positions": len(columns["black"]),
+            "quiet_positions": len(dataset),
+            "training": len(training),
+            "validation": len(validation),
+            "played_by": configs,
+        },
+        "fit": {
+            "seed": request.seed,
+            "result_weight": request.result_weight,
+            "start": request.start,
+            "batch_size": request.batch_size,
+            "learning_rate": request.learning_rate,
+            "best_epoch": result.best_epoch,
+            "validation_loss": round(result.best_validation_loss, 6),
+            "epochs": [[report.epoch, _rounded(report.training_loss),
+                        _rounded(report.validation_loss)] for report in result.epochs],
+        },
+        "history": history,
+    }
+    network = Network(result.parameters, provenance, source=str(request.out))
+    try:
+        network.save(request.out)
+    except OSError as error:
+        raise EngineError(f"cannot write {request.out}: {error.strerror or error}") from None
+    return network
+
+
+def _rounded(value: float) -> float | None:
+    return None if value != value else round(value, 6)  # NaN (no training yet) as null
