@@ -12,8 +12,11 @@ port, a temporary database), exactly as ``doublecorner serve`` builds it.
 game from start to end by one client: two of every three games are against
 the engine (level 1 by default, the human alternately Black and White), the
 third is a two-player game. Every move is a random legal move taken from
-the previous answer (seeded). Each answer is checked: the moves must be the
-ones before plus the one just played (and the engine's reply).
+the previous answer (seeded), sent with the token of the side that plays it.
+Each answer is checked: the moves must be the ones before plus the one just
+played (and the engine's reply). Every client comes from 127.0.0.1, so the
+per-client write rate and game cap are lifted: the bench measures the server,
+not its limits.
 
 Reported: move requests per second (and plies stored per second, engine
 replies included) and the latency percentiles of each kind of request. Then
@@ -43,6 +46,8 @@ import httpx
 import uvicorn
 
 from doublecorner.web.app import create_app
+from doublecorner.web.http_protocol import JsonErrorH11Protocol
+from doublecorner.web.limits import ServerLimits
 from doublecorner.web.store import GameStore
 
 HOST = "127.0.0.1"  # loopback only
@@ -84,7 +89,8 @@ class ServerThread:
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.socket.bind((HOST, 0))
         self.url = f"http://{HOST}:{self.socket.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="warning", access_log=False)
+        config = uvicorn.Config(app, log_level="warning", access_log=False,
+                                http=JsonErrorH11Protocol)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.socket]}, daemon=True)
@@ -134,14 +140,17 @@ async def play_game(client: httpx.AsyncClient, tally: Tally, number: int, plan: 
     if game is None:
         return
     game_id = game["id"]
+    tokens = game["tokens"]
     tally.played[game_id] = list(game["moves"])
     for _ in range(plan.moves):
         if game["outcome"] is not None:
             break
         move = rng.choice(game["legal_moves"])["move"]
         tally.move_requests += 1
-        answer = await timed(tally, kind, client.post(f"/api/games/{game_id}/moves",
-                                                      json={"move": move}))
+        token = tokens.get(game["turn"]) or next(iter(tokens.values()))
+        answer = await timed(tally, kind, client.post(
+            f"/api/games/{game_id}/moves", json={"move": move},
+            headers={"Authorization": f"Bearer {token}"}))
         if answer is None:
             return
         expected = [*tally.played[game_id], move]
@@ -224,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="doublecorner-web-bench-") as folder:
         db_path = Path(folder) / "games.sqlite3"
         app = create_app(db_path, engine_threads=arguments.engine_threads, max_seconds=5.0,
-                         hash_mb=8)
+                         hash_mb=8, limits=ServerLimits(write_rate=1e9, write_burst=10**9,
+                                                        max_games_per_client=None))
         progress(f"{plan.games} games x {plan.moves} moves, {plan.clients} clients, "
                  f"engine level {arguments.level}, {arguments.engine_threads} engine threads")
         with ServerThread(app) as server:

@@ -130,7 +130,7 @@ def test_serving_other_machines_names_the_hosts_and_the_invite_links(
         fake_run: FakeRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["serve", "--host", "0.0.0.0", "--port", "0", "--hash", "1",
                    "--db", str(tmp_path / "games.sqlite3"), "--allowed-host", "Board.lan",
-                   "--allowed-host", "192.168.1.5"])
+                   "--allowed-host", "192.168.1.5", "--max-games-per-client", "1"])
     out, err = capsys.readouterr()
     assert status == 0, err
     assert "allowed hosts: localhost, 127.0.0.1, ::1, board.lan, 192.168.1.5" in out
@@ -140,6 +140,8 @@ def test_serving_other_machines_names_the_hosts_and_the_invite_links(
     with TestClient(server.config.app, base_url="http://board.lan") as client:
         assert client.get("/api/health").status_code == 200
         assert client.get("/api/health", headers={"host": "evil.example"}).status_code == 421
+        assert client.post("/api/games", json={"mode": "analysis"}).status_code == 201
+        assert client.post("/api/games", json={"mode": "analysis"}).status_code == 429
 
 
 def test_listening_everywhere_without_a_host_name_warns(

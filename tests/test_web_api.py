@@ -411,16 +411,17 @@ def test_an_import_without_a_game_is_refused(client: TestClient, text: str) -> N
 
 
 def test_a_body_over_64_kib_is_refused(client: TestClient) -> None:
-    text = "1. 11-15 23-19 *\n" * 5000
-    assert_error(client.post("/api/games/import", json={"pdn": text}), 413, "limit")
+    text = "B:W21-32:B1-12 " * 5000
+    assert_error(client.post("/api/games", json={"mode": "analysis", "fen": text}), 413,
+                 "limit of 65536")
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: the server counts as it reads
-        yield b'{"pdn": "'
+        yield b'{"mode": "analysis", "fen": "'
         for _ in range(100):
             yield b"1. 11-15 23-19 * " * 50
         yield b'"}'
 
-    assert_error(client.post("/api/games/import", content=chunks(),
+    assert_error(client.post("/api/games", content=chunks(),
                              headers={"content-type": "application/json"}), 413, "limit")
     assert client.app.state.games.store.count() == 0
 

@@ -62,6 +62,11 @@ def add_parsers(commands: Any) -> None:
     serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                        help="a host name (or address) the server answers for, as browsers "
                             "reach it; repeatable (always: localhost, 127.0.0.1, ::1)")
+    serve.add_argument("--max-games", type=positive_int, default=100_000, metavar="N",
+                       help="games the server keeps at most (default: 100000)")
+    serve.add_argument("--max-games-per-client", type=positive_int, default=5_000,
+                       metavar="N", help="games one client address keeps at most "
+                                         "(default: 5000)")
     serve.add_argument("--access-log", action="store_true",
                        help="log every request on stderr")
     serve.set_defaults(run=_serve)
@@ -80,6 +85,7 @@ def _serve(arguments: argparse.Namespace) -> int:
         from doublecorner.web.app import MAX_BODY_BYTES, create_app
         from doublecorner.web.edge import LOOPBACK_HOSTS
         from doublecorner.web.http_protocol import JsonErrorH11Protocol
+        from doublecorner.web.limits import ServerLimits
         from doublecorner.web.store import StoreError, default_db_path
     except ImportError as error:
         print(f"doublecorner: error: serve needs the web extra ({error.name or error} is "
@@ -101,7 +107,10 @@ def _serve(arguments: argparse.Namespace) -> int:
     try:
         app = create_app(db_path, engine_threads=arguments.engine_threads,
                          max_seconds=arguments.max_seconds, hash_mb=arguments.hash,
-                         tables=tables_from_arguments(arguments), allowed_hosts=hosts)
+                         tables=tables_from_arguments(arguments), allowed_hosts=hosts,
+                         limits=ServerLimits(
+                             max_games=arguments.max_games,
+                             max_games_per_client=arguments.max_games_per_client))
     except (StoreError, TableError) as error:
         listener.close()
         print(f"doublecorner: error: {error}", file=sys.stderr)

@@ -8,6 +8,12 @@ stops it, starts another, or the server's time cap ends it. Bad input gets an
 client sends nothing but bad input (:data:`MAX_ERRORS_IN_A_ROW` messages):
 then it is closed with code 1008 (policy violation).
 
+A client (an address) may start at most ``rate`` searches a second (with a
+burst) and run at most ``per_client`` at once, over all its connections; a
+start beyond either gets an ``error`` (with ``retry_after`` seconds for the
+rate). Searches wait behind games' searches in the engine pool, and a game
+may end one early (its ``done`` then comes before the time cap).
+
 The search runs in the engine pool; its per-depth reports arrive in the
 pool's thread and are handed to the event loop through a queue, which one
 task drains to the socket, so messages keep their order.
@@ -19,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -29,7 +36,9 @@ from doublecorner.engine import Limit, SearchResult
 from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.web.engine_pool import EnginePool
+from doublecorner.web.engine_queue import Priority
 from doublecorner.web.json_body import parse_json
+from doublecorner.web.limits import ClientSlots, RateLimiter, retry_after
 from doublecorner.web.schemas import AnalysisRequest
 from doublecorner.web.validation import first_error
 
@@ -62,13 +71,25 @@ def error_message(error: str) -> Message:
     return {"type": "error", "error": error}
 
 
+@dataclass(frozen=True)
+class AnalysisLimits:
+    """What one client may ask of the analysis streams: starts by ``rate``, searches at
+    once by ``slots``."""
+
+    rate: RateLimiter
+    slots: ClientSlots
+
+
 class AnalysisSession:
     """One client's analysis stream; :meth:`run` serves it until the client leaves."""
 
-    def __init__(self, websocket: WebSocket, engines: EnginePool, *, max_message: int) -> None:
+    def __init__(self, websocket: WebSocket, engines: EnginePool, *, max_message: int,
+                 limits: AnalysisLimits, client: str) -> None:
         self.websocket = websocket
         self.engines = engines
         self.max_message = max_message
+        self.limits = limits
+        self.client = client
         self._outbox: asyncio.Queue[Message] = asyncio.Queue()
         self._search: asyncio.Task[None] | None = None
         self._stop = threading.Event()
@@ -122,10 +143,26 @@ class AnalysisSession:
             self._post(error_message(str(error)))
             return
         await self._stop_search()  # its ``done`` goes out before the new search's messages
+        wait = self.limits.rate.wait(self.client)
+        if wait > 0:
+            seconds = retry_after(wait)
+            self._post({**error_message(f"too many analyses started: try again in {seconds} s"),
+                        "retry_after": seconds})
+            return
+        if not self.limits.slots.take(self.client):
+            self._post(error_message(f"at most {self.limits.slots.per_client} analyses at once "
+                                     "from one client: stop one first"))
+            return
         self._stop = threading.Event()
         self._search = asyncio.create_task(self._analyse(board, self._stop))
 
     async def _analyse(self, board: Board, stop: threading.Event) -> None:
+        try:
+            await self._run_search(board, stop)
+        finally:
+            self.limits.slots.give_back(self.client)
+
+    async def _run_search(self, board: Board, stop: threading.Event) -> None:
         if not board.legal_moves:
             self._post({"type": "done", "bestmove": None})
             return
@@ -141,7 +178,8 @@ class AnalysisSession:
             found = await self.engines.search(board.position(), Limit(),
                                               history=board.position_history(),
                                               halfmove_clock=board.halfmove_clock,
-                                              on_info=on_info, stop=stop)
+                                              on_info=on_info, stop=stop,
+                                              priority=Priority.ANALYSIS, client=self.client)
         except EngineError as error:
             self._post(error_message(str(error)))
             return

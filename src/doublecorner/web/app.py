@@ -40,19 +40,27 @@ from doublecorner import __version__
 from doublecorner.egtb import Tables
 from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.warmup import ensure_engine_compiled
-from doublecorner.web.analysis_ws import AnalysisSession
+from doublecorner.web.analysis_ws import AnalysisLimits, AnalysisSession
 from doublecorner.web.auth import acting_seat, caller_tokens, viewing_seat
 from doublecorner.web.body_limit import BodyLimitMiddleware
 from doublecorner.web.edge import LOOPBACK_HOSTS, EdgeGuardMiddleware
 from doublecorner.web.engine_pool import EnginePool, Searcher, engine_factory
 from doublecorner.web.games import (
     GameForbiddenError,
+    GameLimitError,
     GameNotFoundError,
     GameRequestError,
     GameService,
     GameStateError,
 )
 from doublecorner.web.json_body import StrictJsonRoute
+from doublecorner.web.limits import (
+    ClientSlots,
+    RateLimiter,
+    RateLimitMiddleware,
+    ServerLimits,
+    client_of,
+)
 from doublecorner.web.schemas import (
     DrawRequest,
     ErrorBody,
@@ -72,7 +80,8 @@ from doublecorner.web.tokens import Seat
 from doublecorner.web.validation import first_error
 
 STATIC_DIR = Path(__file__).with_name("static")
-MAX_BODY_BYTES = 64 * 1024
+MAX_BODY_BYTES = ServerLimits.max_body_bytes
+IMPORT_PATH = "/api/games/import"
 DEFAULT_ENGINE_THREADS = 1
 DEFAULT_MAX_SECONDS = 10.0
 DEFAULT_HASH_MB = 32  # per engine thread
@@ -86,18 +95,20 @@ _ERROR_STATUS: dict[type[Exception], int] = {
     GameForbiddenError: 403,  # a seat that may not make this change
     GameNotFoundError: 404,
     GameStateError: 409,
+    GameLimitError: 429,  # the client (or the server) keeps as many games as it may
     EngineError: 503,  # the engines are closing down with the server
     StoreError: 500,
 }
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 403, 404, 409, 413, 415, 421, 422)}
+    status: {"model": ErrorBody}
+    for status in (400, 403, 404, 409, 413, 415, 421, 422, 429)}
 
 
 def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT_ENGINE_THREADS,
                max_seconds: float = DEFAULT_MAX_SECONDS, hash_mb: int = DEFAULT_HASH_MB,
                tables: Tables | None = None,
                new_engine: Callable[[], Searcher] | None = None,
-               max_body_bytes: int = MAX_BODY_BYTES,
+               limits: ServerLimits | None = None,
                allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
                static_dir: Path | None = STATIC_DIR) -> FastAPI:
     """The app over the games in ``db_path`` (created if missing).
@@ -106,7 +117,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     ``max_seconds``, with engines made by ``new_engine`` (default: engines
     with ``hash_mb`` MB of table that probe the endgame ``tables``, if
     given). Requests must name one of ``allowed_hosts`` and changes must
-    come from the app's own origin (:mod:`~doublecorner.web.edge`).
+    come from the app's own origin (:mod:`~doublecorner.web.edge`); each
+    client is held to ``limits`` (default: :class:`ServerLimits`' defaults).
     ``static_dir`` is served at ``/`` when it exists. The engines and the
     database close when the app's lifespan ends.
 
@@ -115,7 +127,12 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     """
     engines = EnginePool(threads=engine_threads, max_seconds=max_seconds,
                          new_engine=new_engine or engine_factory(hash_mb, tables))
-    service = GameService(GameStore(db_path), engines)
+    limits = ServerLimits() if limits is None else limits
+    service = GameService(GameStore(db_path), engines, max_games=limits.max_games,
+                          max_games_per_client=limits.max_games_per_client)
+    analysis_limits = AnalysisLimits(
+        RateLimiter(rate=limits.analysis_rate, burst=limits.analysis_burst),
+        ClientSlots(limits.analyses_per_client))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -134,8 +151,11 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                               "every game in SQLite.")
     app.state.games = service
     app.router.route_class = StrictJsonRoute  # bodies read as strict JSON (422 otherwise)
-    # The last added runs first: who may ask at all, then how much they may send.
-    app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
+    # The last added runs first: who may ask at all, how often, then how much they may send.
+    app.add_middleware(BodyLimitMiddleware, max_bytes=limits.max_body_bytes,
+                       larger={IMPORT_PATH: limits.max_import_bytes})
+    app.add_middleware(RateLimitMiddleware, limiter=RateLimiter(rate=limits.write_rate,
+                                                                burst=limits.write_burst))
     app.add_middleware(EdgeGuardMiddleware, allowed_hosts=allowed_hosts)
     _add_error_handlers(app)
     _add_game_routes(app, service)
@@ -146,7 +166,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
 
     @app.websocket("/api/analysis")
     async def analysis(websocket: WebSocket) -> None:
-        await AnalysisSession(websocket, engines, max_message=max_body_bytes).run()
+        await AnalysisSession(websocket, engines, max_message=limits.max_body_bytes,
+                              limits=analysis_limits, client=client_of(websocket.scope)).run()
 
     if static_dir is not None and static_dir.is_dir():
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
@@ -200,7 +221,7 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
         return GameList(games=[GameSummary.of(record)
                                for record in await service.mine(tokens, limit)])
 
-    @app.post("/api/games/import", status_code=201, response_model=ImportAnswer,
+    @app.post(IMPORT_PATH, status_code=201, response_model=ImportAnswer,
               responses=_ERRORS)
     async def import_games(request: ImportRequest, http: Request) -> ImportAnswer:
         """Store each game of a PDN text as an analysis game (one owner token for all)."""

@@ -8,28 +8,34 @@ the app unchanged, so no handler ever sees more than the limit.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from doublecorner.web.asgi_errors import send_error
 
 
 class BodyLimitMiddleware:
-    """ASGI middleware: at most ``max_bytes`` of request body per HTTP request."""
+    """ASGI middleware: at most ``max_bytes`` of request body per HTTP request, or the
+    limit ``larger`` gives for its path (a PDN import)."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_bytes: int,
+                 larger: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.max_bytes)
         declared = _content_length(scope)
         if declared is None:
             await send_error(send, 400, "the Content-Length header is not a number")
             return
-        if declared > self.max_bytes:
-            await send_error(send, 413, self._too_large(f"{declared} bytes"))
+        if declared > limit:
+            await send_error(send, 413, _too_large(f"{declared} bytes", limit))
             return
         chunks: list[bytes] = []
         size = 0
@@ -39,8 +45,8 @@ class BodyLimitMiddleware:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_bytes:
-                await send_error(send, 413, self._too_large(f"over {self.max_bytes} bytes"))
+            if size > limit:
+                await send_error(send, 413, _too_large(f"over {limit} bytes", limit))
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -57,8 +63,9 @@ class BodyLimitMiddleware:
 
         await self.app(scope, replay, send)
 
-    def _too_large(self, size: str) -> str:
-        return f"the request body ({size}) is over the limit of {self.max_bytes} bytes"
+
+def _too_large(size: str, limit: int) -> str:
+    return f"the request body ({size}) is over the limit of {limit} bytes"
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -4,13 +4,16 @@ The compiled search releases the GIL, so a search in a worker thread leaves
 the event loop free to answer other requests. Each worker thread owns one
 engine (an :class:`~doublecorner.engine.Engine` searches one position at a
 time and keeps a transposition table worth reusing); searches beyond the
-number of threads wait their turn. Every search stops at the time cap, when
-its caller is cancelled, or when the pool closes.
+number of threads wait their turn in a :class:`~doublecorner.web.engine_queue.FairQueue`
+(games first, clients in turn). Every search stops at the time cap, when
+its caller is cancelled, when the pool closes, or (an analysis) when a game
+needs its thread.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import threading
 from collections.abc import Callable, Sequence
@@ -21,6 +24,7 @@ from doublecorner.egtb import Tables
 from doublecorner.engine import Engine, InfoCallback, Limit, SearchResult
 from doublecorner.errors import EngineError
 from doublecorner.position import Position
+from doublecorner.web.engine_queue import FairQueue, Priority
 
 
 class Searcher(Protocol):
@@ -75,6 +79,7 @@ class EnginePool:
         self._new_engine = new_engine
         self._executor = ThreadPoolExecutor(max_workers=threads,
                                             thread_name_prefix="doublecorner-engine")
+        self._queue = FairQueue(slots=threads)
         self._local = threading.local()
         self._running: set[threading.Event] = set()
         self._running_lock = threading.Lock()
@@ -83,23 +88,37 @@ class EnginePool:
     async def search(self, position: Position, limit: Limit, *,
                      history: Sequence[Position] = (), halfmove_clock: int = 0,
                      on_info: InfoCallback | None = None,
-                     stop: threading.Event | None = None) -> SearchResult:
-        """Search in a worker thread once one is free; ``on_info`` is called in that thread.
+                     stop: threading.Event | None = None,
+                     priority: Priority = Priority.GAME, client: str = "") -> SearchResult:
+        """Search in a worker thread once it is this search's turn (by ``priority``, then
+        ``client`` by client); ``on_info`` is called in that thread.
 
         Cancelling the caller stops the search (a search still waiting for a
-        thread never starts).
+        thread never starts). An analysis may be stopped early by a game's search.
 
         :raises EngineError: the pool is closed.
         """
         if self._closed:
             raise EngineError("the engine pool is closed")
         stop = threading.Event() if stop is None else stop
+        ticket = await self._queue.acquire(priority, client, stop)
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, self._search, position,
-                                      capped(limit, self.max_seconds), tuple(history),
-                                      halfmove_clock, on_info, stop)
         try:
-            return await future
+            running = self._executor.submit(self._search, position,
+                                            capped(limit, self.max_seconds), tuple(history),
+                                            halfmove_clock, on_info, stop)
+        except BaseException:
+            self._queue.release(ticket)
+            raise
+
+        def release(_: object) -> None:  # runs in the engine's thread
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+                loop.call_soon_threadsafe(self._queue.release, ticket)
+
+        # The thread is free when the search has ended, not when its caller gives up.
+        running.add_done_callback(release)
+        try:
+            return await asyncio.wrap_future(running)
         except asyncio.CancelledError:
             stop.set()
             raise

@@ -80,6 +80,10 @@ class GameRequestError(ValueError):
     """The request does not make sense for this game (a bad option, a side that is not yours)."""
 
 
+class GameLimitError(RuntimeError):
+    """Storing the new games would go over a cap: the client's, or the server's."""
+
+
 class GameForbiddenError(PermissionError):
     """The seat the request acts for may not make this change (not its turn, not its side)."""
 
@@ -107,9 +111,12 @@ class GameService:
 
     def __init__(self, store: GameStore, engines: EnginePool, *,
                  clock: Callable[[], str] = utc_now,
-                 new_id: Callable[[], str] = new_game_id) -> None:
+                 new_id: Callable[[], str] = new_game_id,
+                 max_games: int | None = None, max_games_per_client: int | None = None) -> None:
         self.store = store
         self.engines = engines
+        self.max_games = max_games
+        self.max_games_per_client = max_games_per_client
         self._clock = clock
         self._new_id = new_id
         # One thread for the database: SQLite writes one at a time anyway, and a
@@ -173,6 +180,7 @@ class GameService:
 
         :raises GameRequestError: an option that does not fit the mode, or out of range.
         :raises InvalidFenError: ``fen`` is not a valid FEN.
+        :raises GameLimitError: the client or the server has as many games as it may keep.
         """
         board = Board(STARTING_FEN if fen is None else fen)
         now = self._clock()
@@ -199,7 +207,7 @@ class GameService:
             reply = await self._engine_move(record, board)
         record = self._changed(record, board, now=now)
         tokens = {seat: new_token() for seat in _creator_seats(record)}
-        await self._in_db(self.store.insert, [record], creator=creator, seats=[
+        await self._in_db(self._insert, [record], creator=creator, seats=[
             (record.id, seat, token_hash(token)) for seat, token in tokens.items()])
         return GameState(record, board, ending(record, board), reply,
                          tokens={seat.value: token for seat, token in tokens.items()})
@@ -217,6 +225,7 @@ class GameService:
         One owner token, in each game's answer, holds all the games of the text.
 
         :raises GameRequestError: the text holds no game that could be read.
+        :raises GameLimitError: the games would go over the client's or the server's cap.
         """
         now = self._clock()
         loop = asyncio.get_running_loop()
@@ -226,12 +235,15 @@ class GameService:
         if not records:
             why = f": {errors[0]}" if errors else ""
             raise GameRequestError(f"no game could be read from the PDN text{why}")
+        # Replaying thousands of games takes a while too.
+        states = await loop.run_in_executor(
+            None, lambda: [GameState.of(record) for record in records])
         token = new_token()
         digest = token_hash(token)
-        await self._in_db(self.store.insert, records, creator=creator,
+        await self._in_db(self._insert, records, creator=creator,
                           seats=[(record.id, Seat.OWNER, digest) for record in records])
         tokens = {Seat.OWNER.value: token}
-        return [replace(GameState.of(record), tokens=tokens) for record in records], errors
+        return [replace(state, tokens=tokens) for state in states], errors
 
     # -- changes -----------------------------------------------------------
 
@@ -346,6 +358,28 @@ class GameService:
 
     # -- helpers -----------------------------------------------------------
 
+    def _insert(self, records: list[GameRecord], *, creator: str,
+                seats: list[tuple[str, Seat, str]],
+                invites: list[tuple[str, Seat, str]] | None = None) -> None:
+        """Store new games within the caps (in the database thread: one insert at a time,
+        so the counts cannot change between the check and the insert).
+
+        :raises GameLimitError: the games would go over a cap.
+        """
+        new = len(records)
+        if self.max_games_per_client is not None:
+            held = self.store.count_by(creator)
+            if held + new > self.max_games_per_client:
+                raise GameLimitError(
+                    f"one client may keep at most {self.max_games_per_client} games, and you "
+                    f"have {held}: delete some before adding {new} more")
+        if self.max_games is not None:
+            total = self.store.count()
+            if total + new > self.max_games:
+                raise GameLimitError(f"the server keeps at most {self.max_games} games and "
+                                     f"has {total}: it cannot take {new} more")
+        self.store.insert(records, creator=creator, seats=seats, invites=invites or ())
+
     async def _in_db(self, function: Callable[_P, _T], *args: _P.args,
                      **kwargs: _P.kwargs) -> _T:
         loop = asyncio.get_running_loop()
@@ -429,7 +463,8 @@ class GameService:
         """Let the engine move on ``board`` (pushed there) at the game's strength."""
         found = await self.engines.search(
             board.position(), _game_strength(record).limit,
-            history=board.position_history(), halfmove_clock=board.halfmove_clock)
+            history=board.position_history(), halfmove_clock=board.halfmove_clock,
+            client=record.id)
         if found.move is None:  # cannot happen: the callers check that the game goes on
             raise EngineError(f"the engine found no move in {board.fen()}")
         board.push(found.move)
@@ -440,7 +475,8 @@ class GameService:
             return True
         found = await self.engines.search(
             board.position(), _game_strength(record).limit,
-            history=board.position_history(), halfmove_clock=board.halfmove_clock)
+            history=board.position_history(), halfmove_clock=board.halfmove_clock,
+            client=record.id)
         # The search scores the position for the side to move, here the human.
         engine_score = -found.score if board.turn is record.human else found.score
         return engine_score.value <= DRAW_ACCEPT_MAX_SCORE

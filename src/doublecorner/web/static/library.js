@@ -83,6 +83,7 @@ export class GameLibrary {
     try {
       const answer = await api.importPdn(text);
       errors.replaceChildren(...answer.errors.map((error) => make("li", { textContent: error })));
+      if (answer.errors.length) errors.scrollIntoView({ block: "nearest" }); // beside the button, in view
       const count = answer.games.length;
       setMessage(`Imported ${count} ${count === 1 ? "game" : "games"}.`, "info");
       $("pdn-text").value = "";
@@ -90,6 +91,9 @@ export class GameLibrary {
       if (count) this.handlers.imported(answer.games[0]);
       this.refresh();
     } catch (error) {
+      // Beside the Import button, where the person is looking, as well as above.
+      errors.replaceChildren(make("li", { textContent: error.message }));
+      errors.scrollIntoView({ block: "nearest" });
       setMessage(error.message);
     }
   }

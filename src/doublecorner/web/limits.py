@@ -1,0 +1,154 @@
+"""How much one client may ask: rates of writes and analysis starts, analyses at once.
+
+Clients are told apart by their address (behind a reverse proxy, every
+client is the proxy: give each its own limits there). A
+:class:`RateLimiter` is a token bucket per client: ``burst`` requests at
+once, then ``rate`` per second; a request over it is refused with the
+seconds to wait. :class:`RateLimitMiddleware` applies one to every request
+that changes state (``429`` with ``Retry-After``); the analysis stream asks
+another before each search, and :class:`ClientSlots` before it starts one.
+
+>>> now = [0.0]
+>>> limiter = RateLimiter(rate=2.0, burst=3, clock=lambda: now[0])
+>>> [limiter.wait("a") for _ in range(4)], limiter.wait("b")
+([0.0, 0.0, 0.0, 0.5], 0.0)
+>>> now[0] = 0.5
+>>> limiter.wait("a")
+0.0
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from doublecorner.web.asgi_errors import send_error
+from doublecorner.web.edge import SAFE_METHODS
+
+MAX_TRACKED_CLIENTS = 10_000  # buckets kept; full ones are dropped first
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    stamp: float
+
+
+class RateLimiter:
+    """A token bucket per client: ``burst`` at once, then ``rate`` a second."""
+
+    def __init__(self, *, rate: float, burst: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._buckets: dict[str, _Bucket] = {}
+        self._lock = threading.Lock()
+
+    def wait(self, client: str) -> float:
+        """Take a token for ``client``: 0 if there was one, else the seconds until there is."""
+        with self._lock:
+            now = self._clock()
+            bucket = self._buckets.get(client)
+            if bucket is None:
+                if len(self._buckets) >= MAX_TRACKED_CLIENTS:
+                    self._forget_full(now)
+                bucket = self._buckets[client] = _Bucket(float(self.burst), now)
+            bucket.tokens = min(float(self.burst),
+                                bucket.tokens + (now - bucket.stamp) * self.rate)
+            bucket.stamp = now
+            if bucket.tokens >= 1.0:
+                bucket.tokens -= 1.0
+                return 0.0
+            return (1.0 - bucket.tokens) / self.rate
+
+    def _forget_full(self, now: float) -> None:
+        """Drop the buckets that have filled up again (their clients are as if new)."""
+        for client, bucket in list(self._buckets.items()):
+            if bucket.tokens + (now - bucket.stamp) * self.rate >= self.burst:
+                del self._buckets[client]
+        if len(self._buckets) >= MAX_TRACKED_CLIENTS:  # all busy: the oldest go
+            for client in list(self._buckets)[:MAX_TRACKED_CLIENTS // 10]:
+                del self._buckets[client]
+
+
+def retry_after(seconds: float) -> int:
+    """The ``Retry-After`` value (whole seconds, at least 1) for a wait of ``seconds``."""
+    return max(1, math.ceil(seconds))
+
+
+def client_of(scope: Scope) -> str:
+    """The client's address in an ASGI scope (empty when the server does not say)."""
+    client = scope.get("client")
+    return "" if not client else str(client[0])
+
+
+class RateLimitMiddleware:
+    """ASGI middleware: at most ``limiter``'s rate of state-changing requests per client."""
+
+    def __init__(self, app: ASGIApp, *, limiter: RateLimiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope.get("method", "GET") not in SAFE_METHODS:
+            wait = self.limiter.wait(client_of(scope))
+            if wait > 0:
+                seconds = retry_after(wait)
+                await send_error(send, 429, f"too many requests: try again in {seconds} s "
+                                            f"(at most {self.limiter.rate:g} changes a second, "
+                                            f"{self.limiter.burst} at once)",
+                                 headers=[(b"retry-after", str(seconds).encode())])
+                return
+        await self.app(scope, receive, send)
+
+
+class ClientSlots:
+    """At most ``per_client`` things at once per client (analysis searches)."""
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = per_client
+        self._held: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> bool:
+        """Take a slot for ``client``; ``False`` when all of its slots are taken."""
+        with self._lock:
+            if self._held[client] >= self.per_client:
+                return False
+            self._held[client] += 1
+            return True
+
+    def give_back(self, client: str) -> None:
+        """Free a slot :meth:`take` gave."""
+        with self._lock:
+            self._held[client] -= 1
+            if self._held[client] <= 0:
+                del self._held[client]
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """Every limit of the app, with its defaults (see ``docs/web-api.md``).
+
+    Writes and analysis starts are per client and per second, with a burst;
+    ``max_games`` and ``max_games_per_client`` cap the stored games (``None``:
+    no cap); bodies are at most ``max_body_bytes``, a PDN import
+    ``max_import_bytes``.
+    """
+
+    write_rate: float = 20.0
+    write_burst: int = 40
+    analysis_rate: float = 1.0
+    analysis_burst: int = 5
+    analyses_per_client: int = 2
+    max_games: int | None = 100_000
+    max_games_per_client: int | None = 5_000
+    max_body_bytes: int = 64 * 1024
+    max_import_bytes: int = 8 * 1024 * 1024

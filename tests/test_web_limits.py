@@ -1,0 +1,137 @@
+"""What one client may ask: rate limits, caps on games, analyses at once, the fair engine queue.
+
+Limits are set small in each test (``ServerLimits``) so that a few requests
+reach them; the clock is never waited on: a refused request is checked for
+its ``Retry-After``, not retried.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from doublecorner.web.limits import ServerLimits
+from tests.test_web_api import (
+    ORIGIN,
+    Gate,
+    assert_error,
+    auth,
+    make_app,
+    mine,
+    new_game,
+    play,
+    receive_until_done,
+)
+
+
+def app_with(tmp_path: Path, **limits: Any) -> TestClient:
+    return TestClient(make_app(tmp_path / "games.sqlite3", limits=ServerLimits(**limits)))
+
+
+def test_writes_over_the_rate_are_a_429_with_retry_after(tmp_path: Path) -> None:
+    with app_with(tmp_path, write_rate=0.5, write_burst=3) as client:
+        games = [new_game(client, mode="two-player") for _ in range(3)]
+        answer = client.post("/api/games", json={"mode": "two-player"})
+        assert_error(answer, 429, "too many requests")
+        assert answer.headers["retry-after"] == "2"
+        assert_error(play(client, games[0], "11-15", "black"), 429)
+        # Reading is not limited.
+        assert len(mine(client, *games)) == 3
+        assert client.get(f"/api/games/{games[0]['id']}").json()["moves"] == []
+
+
+def test_a_client_keeps_at_most_its_cap_of_games(tmp_path: Path) -> None:
+    with app_with(tmp_path, max_games_per_client=3) as client:
+        games = [new_game(client, mode="analysis") for _ in range(3)]
+        assert_error(client.post("/api/games", json={"mode": "two-player"}), 429,
+                     "at most 3 games")
+        text = '[Event "a"]\n1. 11-15 *\n\n[Event "b"]\n1. 9-13 *\n'
+        client.delete(f"/api/games/{games[0]['id']}", headers=auth(games[0], "owner"))
+        assert_error(client.post("/api/games/import", json={"pdn": text}), 429,
+                     "adding 2 more")
+        assert client.app.state.games.store.count() == 2  # all or nothing
+        assert new_game(client, mode="two-player")["mode"] == "two-player"
+
+
+def test_the_server_keeps_at_most_its_cap_of_games(tmp_path: Path) -> None:
+    with app_with(tmp_path, max_games=2, max_games_per_client=None) as client:
+        new_game(client, mode="analysis")
+        new_game(client, mode="analysis")
+        assert_error(client.post("/api/games", json={"mode": "analysis"}), 429,
+                     "at most 2 games")
+
+
+def test_a_pdn_file_of_some_megabytes_is_imported(tmp_path: Path) -> None:
+    comment = "{" + "a long annotation " * 800 + "}"
+    games = [f'[Event "game {number}"]\n1. 11-15 {comment} 23-19 *\n' for number in range(200)]
+    text = "\n".join(games)
+    assert len(text.encode()) > 2_800_000
+    with app_with(tmp_path) as client:
+        answer = client.post("/api/games/import", json={"pdn": text})
+        assert answer.status_code == 201, answer.text[:200]
+        body = answer.json()
+        assert len(body["games"]) == 200 and body["errors"] == []
+        assert body["games"][-1]["moves"] == ["11-15", "23-19"]
+        too_big = client.post("/api/games/import", json={"pdn": text * 3})
+        assert_error(too_big, 413, "limit of 8388608")
+
+
+def test_a_client_runs_at_most_its_analyses_at_once(tmp_path: Path) -> None:
+    gate = Gate()
+    app = make_app(tmp_path / "games.sqlite3", new_engine=gate.engines(), engine_threads=2,
+                   limits=ServerLimits(analyses_per_client=1))
+    with TestClient(app) as client, \
+            client.websocket_connect("/api/analysis", headers=ORIGIN) as first, \
+            client.websocket_connect("/api/analysis", headers=ORIGIN) as second:
+        first.send_json({"action": "start"})
+        assert first.receive_json()["type"] == "info"
+        second.send_json({"action": "start"})
+        refused = second.receive_json()
+        assert refused["type"] == "error" and "at most 1 analyses at once" in refused["error"]
+        first.send_json({"action": "stop"})
+        assert receive_until_done(first)[-1]["type"] == "done"
+        second.send_json({"action": "start", "fen": "W:W18:B14"})  # the slot is free again
+        assert receive_until_done(second)[-1] == {"type": "done", "bestmove": "18x9"}
+
+
+def test_analysis_starts_over_the_rate_are_refused_with_retry_after(tmp_path: Path) -> None:
+    with app_with(tmp_path, analysis_rate=0.25, analysis_burst=2) as client, \
+            client.websocket_connect("/api/analysis", headers=ORIGIN) as socket:
+        for _ in range(2):
+            socket.send_json({"action": "start", "fen": "B:W9:B"})
+            assert socket.receive_json() == {"type": "done", "bestmove": None}
+        socket.send_json({"action": "start", "fen": "B:W9:B"})
+        refused = socket.receive_json()
+        assert refused["type"] == "error" and refused["retry_after"] == 4
+        assert "too many analyses" in refused["error"]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_analysis_cannot_starve_a_game(tmp_path: Path, threads: int) -> None:
+    # Every engine thread runs an analysis that would go on until stopped; an engine
+    # game's reply stops the oldest one and gets its thread.
+    gate = Gate()
+    app = make_app(tmp_path / "games.sqlite3", new_engine=gate.engines(),
+                   engine_threads=threads, limits=ServerLimits(analyses_per_client=threads))
+    with TestClient(app) as client:
+        sockets = [client.websocket_connect("/api/analysis", headers=ORIGIN)
+                   for _ in range(threads)]
+        opened = [socket.__enter__() for socket in sockets]
+        try:
+            opened[0].send_json({"action": "start"})
+            assert opened[0].receive_json()["type"] == "info"
+            assert gate.started.wait(30)
+            for socket in opened[1:]:  # the others run real searches, capped at 5 s
+                socket.send_json({"action": "start"})
+                assert socket.receive_json()["type"] == "info"
+            game = new_game(client, mode="engine", human="black", level=1)
+            answer = play(client, game, "11-15")
+            assert answer.status_code == 200 and len(answer.json()["moves"]) == 2
+            assert gate.was_stopped  # by the game's search, not by the test or the cap
+            assert receive_until_done(opened[0])[-1]["type"] == "done"
+        finally:
+            for socket in sockets:
+                socket.__exit__(None, None, None)
