@@ -25,12 +25,15 @@ def read_tsv(name: str) -> list[dict[str, str]]:
 
 @st.composite
 def positions(draw: st.DrawFn, max_pieces: int = 24) -> Position:
-    """Any legal arrangement: disjoint sides, kings anywhere, men off their crowning rows."""
+    """Any legal arrangement: disjoint sides of at most 12 pieces, kings anywhere, men off
+    their crowning rows."""
     squares = draw(st.lists(st.integers(0, 31), unique=True, max_size=max_pieces))
     black = white = kings = 0
     for index in squares:
         bit = 1 << index
         is_black = draw(st.booleans())
+        if (black if is_black else white).bit_count() == 12:  # no side has more
+            is_black = not is_black
         is_king = draw(st.integers(0, 3)) == 0
         if (is_black and bit & BLACK_CROWN_ROW) or (not is_black and bit & WHITE_CROWN_ROW):
             is_king = True

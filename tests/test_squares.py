@@ -38,3 +38,10 @@ def test_bad_square_names_are_rejected(bad: str) -> None:
     with pytest.raises(InvalidSquareError) as error:
         parse_square(bad)
     assert repr(bad) in str(error.value)
+
+
+@pytest.mark.parametrize("name", ["\u00b2", "\u0661\u0667", "\uff11\uff17", "\u0663",
+                                  "\U0001d7cf\U0001d7d5", "1" * 5000, 17])
+def test_parse_square_reads_only_ascii_notation(name: object) -> None:
+    with pytest.raises(InvalidSquareError, match="invalid square"):
+        parse_square(name)  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ import numpy as np
 
 from doublecorner.color import Color
 from doublecorner.diagram import board_diagram
-from doublecorner.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from doublecorner.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, quoted
 from doublecorner.fen import STARTING_FEN, format_fen, parse_fen
 from doublecorner.kernel import count_moves, generate_moves, zobrist_key
 from doublecorner.kernel.replies import generate_with_reply_counts
@@ -22,7 +22,8 @@ from doublecorner.warmup import ensure_compiled
 
 FORTY_MOVE_PLIES = 80  # 40 moves by each side
 _COLORS = (Color.BLACK, Color.WHITE)
-_MOVE_TEXT = re.compile(r"\d{1,2}(?:\s*[-xX:]\s*\d{1,2})+")
+# [0-9], not \d: notation is ASCII, and \d also matches other scripts' digits.
+_MOVE_TEXT = re.compile(r"[0-9]{1,2}(?:\s*[-xX:]\s*[0-9]{1,2})+")
 
 
 class _MovesByKey(dict[int, Move]):
@@ -260,12 +261,13 @@ class Board:
         :raises AmbiguousMoveError: several capture routes match the short form.
         """
         if not isinstance(text, str) or not _MOVE_TEXT.fullmatch(text.strip()):
-            raise InvalidMoveError(f"invalid move {text!r}: expected squares 1-32 joined by "
+            raise InvalidMoveError(f"invalid move {quoted(text)}: expected squares 1-32 joined by "
                                    "'-' or 'x', such as '11-15' or '9x18x27'")
         squares = tuple(int(part) for part in re.split(r"\s*[-xX:]\s*", text.strip()))
         for square in squares:
             if not 1 <= square <= 32:
-                raise InvalidMoveError(f"invalid move {text!r}: square {square} is not in 1-32")
+                raise InvalidMoveError(
+                    f"invalid move {quoted(text)}: square {square} is not in 1-32")
         legal = self._legal_move_list()
         matches = [move for move in legal if move.path == squares]
         if not matches:
@@ -277,7 +279,7 @@ class Board:
         if matches:
             routes = ", ".join(sorted(str(move) for move in matches))
             raise AmbiguousMoveError(
-                f"move {text!r} is ambiguous in {self.fen()}: it could be {routes}; "
+                f"move {quoted(text)} is ambiguous in {self.fen()}: it could be {routes}; "
                 "give the full path")
         is_capture = len(squares) > 2 or (squares[0], squares[1]) not in ADJACENT_PAIRS
         raise self._illegal_move_error(text, is_capture=is_capture)
@@ -290,7 +292,7 @@ class Board:
 
     def _illegal_move_error(self, text: str, *, is_capture: bool) -> IllegalMoveError:
         legal = sorted(self._legal_move_list(), key=lambda legal_move: legal_move.path)
-        what = f"illegal move {text!r}"
+        what = f"illegal move {quoted(text)}"
         if not legal:
             return IllegalMoveError(f"{what} in {self.fen()}: {self.turn} has no legal moves")
         listed = " ".join(str(legal_move) for legal_move in legal[:20])

@@ -6,6 +6,23 @@ each class also derives from the built-in exception a Python user would expect.
 
 from __future__ import annotations
 
+QUOTED_CHARACTERS = 100  # longer inputs are cut in messages: a 15 MB FEN is no message
+
+
+def quoted(value: object, *, limit: int = QUOTED_CHARACTERS) -> str:
+    """``repr(value)`` for a message, cut after ``limit`` characters with the full length named.
+
+    >>> quoted("11-15")
+    "'11-15'"
+    >>> quoted("1," * 150, limit=10)
+    "'1,1,1,1,1... (300 characters)"
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value)} characters)" if isinstance(value, str) else ""
+    return f"{text[:limit]}...{size}"
+
 
 class DraughtsError(Exception):
     """Base of every error doublecorner raises on purpose."""

@@ -6,12 +6,13 @@ import re
 from itertools import pairwise
 from typing import Any, NoReturn
 
-from doublecorner.errors import InvalidMoveError
+from doublecorner.errors import InvalidMoveError, quoted
 from doublecorner.kernel.encoding import decode_path, encode_path
 from doublecorner.squares import ADJACENT_PAIRS, JUMPED_SQUARE, Square
 
-_STEP_TEXT = re.compile(r"(\d{1,2})-(\d{1,2})")
-_JUMP_TEXT = re.compile(r"\d{1,2}(?:[xX]\d{1,2})+")
+# [0-9], not \d: notation is ASCII, and \d also matches other scripts' digits.
+_STEP_TEXT = re.compile(r"([0-9]{1,2})-([0-9]{1,2})")
+_JUMP_TEXT = re.compile(r"[0-9]{1,2}(?:[xX][0-9]{1,2})+")
 
 
 class Move:
@@ -56,7 +57,7 @@ class Move:
         """
         stripped = text.strip() if isinstance(text, str) else text
         if not isinstance(stripped, str):
-            raise InvalidMoveError(f"invalid move {text!r}: expected text such as '11-15'")
+            raise InvalidMoveError(f"invalid move {quoted(text)}: expected text such as '11-15'")
         if _STEP_TEXT.fullmatch(stripped):
             squares = tuple(int(part) for part in stripped.split("-"))
             if squares not in ADJACENT_PAIRS:
@@ -67,7 +68,7 @@ class Move:
                 _raise_for_text(text, squares, "each 'x' must join squares one jump apart "
                                 "(use Board.parse_move for the short form)")
         else:
-            raise InvalidMoveError(f"invalid move {text!r}: expected a step such as '11-15' "
+            raise InvalidMoveError(f"invalid move {quoted(text)}: expected a step such as '11-15' "
                                    "or a capture such as '9x18x27'")
         return cls(*squares)
 
@@ -119,21 +120,21 @@ class Move:
 
 def _check_path(path: tuple[object, ...]) -> None:
     if len(path) < 2:
-        raise InvalidMoveError(f"invalid move {path!r}: a move visits at least two squares")
+        raise InvalidMoveError(f"invalid move {quoted(path)}: a move visits at least two squares")
     for square in path:
         if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= 32:
-            raise InvalidMoveError(f"invalid move {path!r}: square {square!r} is not in 1-32")
+            raise InvalidMoveError(f"invalid move {quoted(path)}: square {square!r} is not in 1-32")
     hops = list(pairwise(path))
     if len(path) == 2 and hops[0] in ADJACENT_PAIRS:
         return
     for hop in hops:
         if hop not in JUMPED_SQUARE:
             raise InvalidMoveError(
-                f"invalid move {path!r}: {hop[0]} to {hop[1]} is neither a step nor a jump")
+                f"invalid move {quoted(path)}: {hop[0]} to {hop[1]} is neither a step nor a jump")
 
 
 def _raise_for_text(text: str, squares: tuple[int, ...], why: str) -> NoReturn:
     bad = [square for square in squares if not 1 <= square <= 32]
     if bad:
-        raise InvalidMoveError(f"invalid move {text!r}: square {bad[0]} is not in 1-32")
-    raise InvalidMoveError(f"invalid move {text!r}: {why}")
+        raise InvalidMoveError(f"invalid move {quoted(text)}: square {bad[0]} is not in 1-32")
+    raise InvalidMoveError(f"invalid move {quoted(text)}: {why}")

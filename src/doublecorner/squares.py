@@ -6,7 +6,7 @@ starts on 1-12, White on 21-32.
 
 from __future__ import annotations
 
-from doublecorner.errors import InvalidSquareError
+from doublecorner.errors import InvalidSquareError, quoted
 from doublecorner.kernel.bits import LANDING, NEIGHBOUR, square_row_file
 
 Square = int
@@ -17,7 +17,7 @@ FILE_NAMES = "abcdefgh"
 def check_square(square: object) -> Square:
     """``square`` if it is an int in 1..32, else raise :class:`InvalidSquareError`."""
     if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= 32:
-        raise InvalidSquareError(f"invalid square {square!r}: squares are numbered 1-32")
+        raise InvalidSquareError(f"invalid square {quoted(square)}: squares are numbered 1-32")
     return square
 
 
@@ -46,18 +46,27 @@ def parse_square(name: str) -> Square:
 
     >>> parse_square("a1"), parse_square("h8"), parse_square("17")
     (29, 4, 17)
+
+    Notation is ASCII: other scripts' digits (Arabic-Indic, fullwidth, superscript
+``"²"``) name no square.
+
+    :raises InvalidSquareError: ``name`` names no dark square.
     """
+    if not isinstance(name, str):
+        raise InvalidSquareError(f"invalid square {quoted(name)}: expected text such as '17'")
     text = name.strip().lower()
-    if text.isdigit():
-        if not 1 <= int(text) <= 32:
-            raise InvalidSquareError(f"invalid square {name!r}: squares are numbered 1-32")
+    if text.isascii() and text.isdigit():
+        if len(text.lstrip("0")) > 2 or not 1 <= int(text) <= 32:
+            raise InvalidSquareError(f"invalid square {quoted(name)}: squares are numbered 1-32")
         return int(text)
     if len(text) == 2 and text[0] in FILE_NAMES and text[1] in "12345678":
         row, file = 8 - int(text[1]), FILE_NAMES.index(text[0])
         if (row + file) % 2 == 1:
             return row * 4 + file // 2 + 1
-        raise InvalidSquareError(f"invalid square {name!r}: it is a light square, not played on")
-    raise InvalidSquareError(f"invalid square {name!r}: expected 1-32 or a dark square a1-h8")
+        raise InvalidSquareError(
+            f"invalid square {quoted(name)}: it is a light square, not played on")
+    raise InvalidSquareError(
+        f"invalid square {quoted(name)}: expected 1-32 or a dark square a1-h8")
 
 
 def _build_geometry() -> tuple[frozenset[tuple[int, int]], dict[tuple[int, int], int]]:
