@@ -61,6 +61,7 @@ from doublecorner.web.limits import (
     ServerLimits,
     client_of,
 )
+from doublecorner.web.live import LiveHub, serve_live
 from doublecorner.web.schemas import (
     DrawRequest,
     ErrorBody,
@@ -70,9 +71,11 @@ from doublecorner.web.schemas import (
     Health,
     ImportAnswer,
     ImportRequest,
+    JoinRequest,
     MoveRequest,
     NewGameRequest,
     ResignRequest,
+    TakebackRequest,
     side_color,
 )
 from doublecorner.web.store import GameStore, StoreError
@@ -128,8 +131,10 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     engines = EnginePool(threads=engine_threads, max_seconds=max_seconds,
                          new_engine=new_engine or engine_factory(hash_mb, tables))
     limits = ServerLimits() if limits is None else limits
+    hub = LiveHub()
     service = GameService(GameStore(db_path), engines, max_games=limits.max_games,
-                          max_games_per_client=limits.max_games_per_client)
+                          max_games_per_client=limits.max_games_per_client,
+                          on_change=hub.publish)
     analysis_limits = AnalysisLimits(
         RateLimiter(rate=limits.analysis_rate, burst=limits.analysis_burst),
         ClientSlots(limits.analyses_per_client))
@@ -150,6 +155,7 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                               "The server checks every move against the rules and keeps "
                               "every game in SQLite.")
     app.state.games = service
+    app.state.live = hub
     app.router.route_class = StrictJsonRoute  # bodies read as strict JSON (422 otherwise)
     # The last added runs first: who may ask at all, how often, then how much they may send.
     app.add_middleware(BodyLimitMiddleware, max_bytes=limits.max_body_bytes,
@@ -168,6 +174,10 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     async def analysis(websocket: WebSocket) -> None:
         await AnalysisSession(websocket, engines, max_message=limits.max_body_bytes,
                               limits=analysis_limits, client=client_of(websocket.scope)).run()
+
+    @app.websocket("/api/games/{game_id}/live")
+    async def live(websocket: WebSocket, game_id: str) -> None:
+        await serve_live(websocket, game_id, hub, service)
 
     if static_dir is not None and static_dir.is_dir():
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
@@ -212,6 +222,8 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
         return GameBody.of(await service.create(
             request.mode, human=side_color(request.human), level=request.level,
             seconds=request.seconds, fen=request.fen, private=request.private,
+            clock=None if request.clock is None
+            else (request.clock.minutes, request.clock.increment),
             creator=client_name(http)))
 
     @app.get("/api/games", response_model=GameList, responses=_ERRORS)
@@ -238,9 +250,17 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
         return GameBody.of(await service.move(game_id, request.move, seat))
 
     @app.post("/api/games/{game_id}/takeback", response_model=GameBody, responses=_ERRORS)
-    async def takeback(game_id: str, seat: Seat = acting) -> GameBody:
-        """Take back the last move (engine mode: back to the human's turn)."""
-        return GameBody.of(await service.takeback(game_id, seat))
+    async def takeback(game_id: str, request: TakebackRequest | None = None,
+                       seat: Seat = acting) -> GameBody:
+        """Take back the last move (engine mode: back to the human's turn; friend mode:
+        ask, accept or decline)."""
+        action = None if request is None else request.action
+        return GameBody.of(await service.takeback(game_id, seat, action))
+
+    @app.post("/api/games/{game_id}/join", response_model=GameBody, responses=_ERRORS)
+    async def join(game_id: str, request: JoinRequest) -> GameBody:
+        """Take the seat of a friend game's invite (once); the answer holds its token."""
+        return GameBody.of(await service.join(game_id, request.secret))
 
     @app.post("/api/games/{game_id}/resign", response_model=GameBody, responses=_ERRORS)
     async def resign(game_id: str, request: ResignRequest | None = None,

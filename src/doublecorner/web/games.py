@@ -9,7 +9,10 @@ Each change is made for a :class:`~doublecorner.web.tokens.Seat`: the edge
 of the app finds it from the request's token (among the game's own seats)
 and the service checks that this seat may make this change (a player moves
 only on their turn, and resigns only for their own side). A new game hands
-out the tokens of the seats its creator holds. A
+out the tokens of the seats its creator holds; a friend game also an invite
+secret, which gives the other seat's token to the first who joins with it.
+Every saved change is also handed to ``on_change`` (the live streams), in
+the order the changes were made. A
 request that fails changes nothing. Requests on one game run one after the
 other; requests on different games run side by side. Database calls run in
 one worker thread and engine searches in the :class:`EnginePool`, so the
@@ -36,7 +39,9 @@ import asyncio
 import contextlib
 import datetime
 import enum
+import hmac
 import secrets
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -55,8 +60,9 @@ from doublecorner.engine.levels import (
 from doublecorner.errors import EngineError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.web.engine_pool import EnginePool
+from doublecorner.web.game_clock import after_move, start_clock
 from doublecorner.web.pdn_games import game_pdn, read_games
-from doublecorner.web.record import AgreedEnding, Agreement, GameMode, GameRecord
+from doublecorner.web.record import AgreedEnding, Agreement, Clock, GameMode, GameRecord
 from doublecorner.web.state import EngineReply, GameState, ending, replay, result
 from doublecorner.web.store import GameStore
 from doublecorner.web.tokens import Seat, new_token, token_hash
@@ -96,6 +102,18 @@ class DrawAction(str, enum.Enum):
     DECLINE = "decline"
 
 
+class TakebackAction(str, enum.Enum):
+    """What a player of a friend game does about taking back a move."""
+
+    ASK = "ask"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+
+
+MAX_CLOCK_MINUTES = 180.0
+MAX_INCREMENT_SECONDS = 60.0
+
+
 def utc_now() -> str:
     """The time as the API writes it: ``2026-11-30T12:00:00Z``."""
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -112,9 +130,11 @@ class GameService:
     def __init__(self, store: GameStore, engines: EnginePool, *,
                  clock: Callable[[], str] = utc_now,
                  new_id: Callable[[], str] = new_game_id,
-                 max_games: int | None = None, max_games_per_client: int | None = None) -> None:
+                 max_games: int | None = None, max_games_per_client: int | None = None,
+                 on_change: Callable[[GameState, str], None] | None = None) -> None:
         self.store = store
         self.engines = engines
+        self.on_change = on_change
         self.max_games = max_games
         self.max_games_per_client = max_games_per_client
         self._clock = clock
@@ -170,13 +190,17 @@ class GameService:
     async def create(self, mode: GameMode, *, human: Color | None = None,
                      level: int | None = None, seconds: float | None = None,
                      fen: str | None = None, private: bool = False,
+                     clock: tuple[float, float] | None = None,
                      creator: str = "") -> GameState:
         """A new game from ``fen`` (default: the start); in engine mode the engine moves
         first when it is its turn.
 
         The answer holds the tokens of the creator's seats: the human's side in
-        engine mode, both sides in two-player mode, the owner's in analysis.
-        ``creator`` names the client, for :meth:`count`.
+        engine mode, both sides in two-player mode, the owner's in analysis; in
+        friend mode the creator's side (``human``, default Black) and the
+        secret of the invite to the other side. ``clock`` (friend mode only) is
+        ``(minutes, increment in seconds)``. ``creator`` names the client, for
+        :meth:`count`.
 
         :raises GameRequestError: an option that does not fit the mode, or out of range.
         :raises InvalidFenError: ``fen`` is not a valid FEN.
@@ -193,24 +217,64 @@ class GameService:
             if seconds is None:
                 level = DEFAULT_LEVEL if level is None else level
         else:
+            if mode is GameMode.FRIEND:
+                human = Color.BLACK if human is None else human
             for name, value in (("human", human), ("level", level), ("seconds", seconds)):
+                if value is not None and mode is not GameMode.FRIEND:
+                    raise GameRequestError(f"{name!r} applies to engine mode only, "
+                                           f"not to mode {mode.value!r}")
+            for name, value in (("level", level), ("seconds", seconds)):
                 if value is not None:
                     raise GameRequestError(f"{name!r} applies to engine mode only, "
                                            f"not to mode {mode.value!r}")
-            names = HUMAN_NAME if mode is GameMode.TWO_PLAYER else PLAYER_UNKNOWN
+            names = PLAYER_UNKNOWN if mode is GameMode.ANALYSIS else HUMAN_NAME
             black = white = names
+        if clock is not None and mode is not GameMode.FRIEND:
+            raise GameRequestError(f"a clock is for friend games, not mode {mode.value!r}")
         record = GameRecord(id=self._new_id(), mode=mode, created=now, updated=now,
                             black=black, white=white, start_fen=board.fen(), human=human,
-                            level=level, seconds=seconds, private=private)
+                            level=level, seconds=seconds, private=private,
+                            clock=None if clock is None else _new_clock(*clock))
         reply = None
         if mode is GameMode.ENGINE and board.turn is not human and ending(record, board) is None:
             reply = await self._engine_move(record, board)
         record = self._changed(record, board, now=now)
         tokens = {seat: new_token() for seat in _creator_seats(record)}
+        invite = None
+        invites = []
+        if mode is GameMode.FRIEND:
+            assert human is not None
+            invite = new_token()
+            invites.append((record.id, Seat.of(human.opponent), token_hash(invite)))
         await self._in_db(self._insert, [record], creator=creator, seats=[
-            (record.id, seat, token_hash(token)) for seat, token in tokens.items()])
+            (record.id, seat, token_hash(token)) for seat, token in tokens.items()],
+            invites=invites)
         return GameState(record, board, ending(record, board), reply,
-                         tokens={seat.value: token for seat, token in tokens.items()})
+                         tokens={seat.value: token for seat, token in tokens.items()},
+                         invite=invite)
+
+    async def join(self, game_id: str, secret: str) -> GameState:
+        """Take the seat a friend game's invite gives; the answer holds its token.
+
+        The invite works once: the first to join with its secret gets the seat.
+
+        :raises GameNotFoundError: there is no such game.
+        :raises GameForbiddenError: the game has no open invite, or another secret.
+        """
+        async with self._lock(game_id):
+            record = await self._load(game_id)
+            invite = await self._in_db(self.store.invite, game_id)
+            if invite is None or not hmac.compare_digest(token_hash(secret), invite[1]):
+                raise GameForbiddenError(f"the invite to game {game_id!r} has been used or "
+                                         "is not valid")
+            token = new_token()
+            seat = await self._in_db(self.store.claim_invite, game_id, invite[1],
+                                     token_hash(token))
+            if seat is None:  # pragma: no cover - the game's lock keeps out a second claim
+                raise GameForbiddenError(f"the invite to game {game_id!r} has been used")
+            state = GameState.of(record)
+            self._announce(state, "joined")
+            return replace(state, tokens={seat.value: token})
 
     async def count(self, creator: str | None = None) -> int:
         """How many games are stored (made by ``creator``, if given)."""
@@ -267,20 +331,33 @@ class GameService:
             board.push_str(text)
             # An offer stands until the other side moves: a move answers it with a no.
             offer = record.draw_offer if record.draw_offer is mover else None
+            if record.clock is not None:
+                record = replace(record, clock=after_move(record.clock, mover, now=time.time()))
+            record = replace(record, takeback_request=None)  # a move answers it with a no
             reply = None
             if record.mode is GameMode.ENGINE and ending(record, board) is None:
                 reply = await self._engine_move(record, board)
             return await self._save(self._changed(record, board, draw_offer=offer), board, reply)
 
-    async def takeback(self, game_id: str, seat: Seat) -> GameState:
+    async def takeback(self, game_id: str, seat: Seat,
+                       action: TakebackAction | None = None) -> GameState:
         """Take back the last move (engine mode: the human's last move and the replies after it).
 
-        A resignation or an agreed draw is taken back with it, and so is a draw offer.
+        A resignation or an agreed draw is taken back with it, and so is a draw
+        offer. In a friend game a player asks (``action`` ask, the default) and
+        the other accepts (their last move and any reply after it are taken
+        back) or declines; a move declines it too.
 
         :raises GameNotFoundError: there is no such game.
-        :raises GameStateError: there is no move to take back.
+        :raises GameStateError: there is no move to take back, or no request to answer.
+        :raises GameRequestError: ``action`` given outside a friend game.
         """
         async with self._editing(game_id, seat, going_on=False) as (record, board):
+            if record.mode is GameMode.FRIEND:
+                return await self._friend_takeback(record, board, seat,
+                                                   action or TakebackAction.ASK)
+            if action is not None:
+                raise GameRequestError("takebacks are asked and answered in friend games only")
             plies = len(record.moves)
             if record.mode is GameMode.ENGINE:
                 first = Board(record.start_fen).turn
@@ -295,8 +372,30 @@ class GameService:
                 plies = 1
             for _ in range(plies):
                 board.pop()
-            record = replace(record, agreed=None)
+            record = replace(record, agreed=None, takeback_request=None)
             return await self._save(self._changed(record, board, draw_offer=None), board)
+
+    async def _friend_takeback(self, record: GameRecord, board: Board, seat: Seat,
+                               action: TakebackAction) -> GameState:
+        side = seat.color
+        assert side is not None  # friend games have no owner seat (see _check_seat)
+        if action is TakebackAction.ASK:
+            if not _plies_of(record, side):
+                raise GameStateError(f"game {record.id!r} has no move of "
+                                     f"{side.name.lower()}'s to take back")
+            record = replace(record, takeback_request=side)
+            return await self._save(self._changed(record, board, draw_offer=record.draw_offer),
+                                    board)
+        asker = record.takeback_request
+        if asker is not side.opponent:
+            raise GameStateError(f"{side.opponent.name.lower()} has not asked to take back a "
+                                 f"move in game {record.id!r}")
+        if action is TakebackAction.ACCEPT:
+            for _ in range(len(record.moves) - _plies_of(record, asker)[-1]):
+                board.pop()
+            record = replace(record, agreed=None, draw_offer=None)
+        record = replace(record, takeback_request=None)
+        return await self._save(self._changed(record, board, draw_offer=record.draw_offer), board)
 
     async def resign(self, game_id: str, seat: Seat, side: Color | None = None) -> GameState:
         """``seat``'s side gives up (``side``, if given, must be that side).
@@ -352,9 +451,12 @@ class GameService:
         :raises GameNotFoundError: there is no such game.
         """
         async with self._lock(game_id):
-            _check_seat(await self._load(game_id), seat)
+            record = await self._load(game_id)
+            _check_seat(record, seat)
             if not await self._in_db(self.store.delete, game_id):
                 raise GameNotFoundError(f"no game {game_id!r}")
+            if self.on_change is not None:
+                self.on_change(GameState.of(record), "deleted")
 
     # -- helpers -----------------------------------------------------------
 
@@ -420,7 +522,14 @@ class GameService:
                     reply: EngineReply | None = None) -> GameState:
         if not await self._in_db(self.store.update, record):
             raise GameNotFoundError(f"no game {record.id!r} (it was deleted)")
-        return GameState(record, board, ending(record, board), reply)
+        state = GameState(record, board, ending(record, board), reply)
+        self._announce(state, "changed")
+        return state
+
+    def _announce(self, state: GameState, event: str) -> None:
+        """Hand a change to ``on_change`` (called with the game's lock held: in order)."""
+        if self.on_change is not None:
+            self.on_change(replace(state, engine_reply=None, tokens=None, invite=None), event)
 
     def _changed(self, record: GameRecord, board: Board, *, now: str | None = None,
                  draw_offer: Color | None = None) -> GameRecord:
@@ -480,6 +589,23 @@ class GameService:
         # The search scores the position for the side to move, here the human.
         engine_score = -found.score if board.turn is record.human else found.score
         return engine_score.value <= DRAW_ACCEPT_MAX_SCORE
+
+
+def _new_clock(minutes: float, increment: float) -> Clock:
+    if not 0 < minutes <= MAX_CLOCK_MINUTES:
+        raise GameRequestError(f"clock 'minutes' must be above 0 and at most "
+                               f"{MAX_CLOCK_MINUTES:g}, not {minutes:g}")
+    if not 0 <= increment <= MAX_INCREMENT_SECONDS:
+        raise GameRequestError(f"clock 'increment' must be 0 to {MAX_INCREMENT_SECONDS:g} "
+                               f"seconds, not {increment:g}")
+    return start_clock(minutes=minutes, increment=increment)
+
+
+def _plies_of(record: GameRecord, side: Color) -> list[int]:
+    """The plies (0-based) of ``record``'s moves that ``side`` made."""
+    first = Board(record.start_fen).turn
+    return [ply for ply in range(len(record.moves))
+            if (first if ply % 2 == 0 else first.opponent) is side]
 
 
 def _creator_seats(record: GameRecord) -> list[Seat]:

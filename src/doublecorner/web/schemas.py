@@ -13,12 +13,14 @@ a misspelt option is an error rather than silently ignored.
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from doublecorner.color import Color
-from doublecorner.web.games import DrawAction
+from doublecorner.web.game_clock import time_left
+from doublecorner.web.games import DrawAction, TakebackAction
 from doublecorner.web.record import GameMode, GameRecord
 from doublecorner.web.state import GameState
 
@@ -49,12 +51,20 @@ StrictFloat = Annotated[float, Field(strict=True)]  # an int is a float; a bool 
 # -- requests ----------------------------------------------------------------
 
 
+class ClockRequest(_Request):
+    """A friend game's clock: minutes for each side, seconds added after each move."""
+
+    minutes: StrictFloat = Field(gt=0, le=180)
+    increment: StrictFloat = Field(0.0, ge=0, le=60)
+
+
 class NewGameRequest(_Request):
-    """A new game; ``level`` and ``seconds`` are for engine mode only."""
+    """A new game; ``level`` and ``seconds`` are for engine mode only, ``clock`` for friend
+    mode."""
 
     mode: GameMode
-    human: Side | None = Field(None, description="the human's side in engine mode "
-                                                 "(default: black)")
+    human: Side | None = Field(None, description="the human's side in engine mode, the "
+                                                 "creator's in friend mode (default: black)")
     level: StrictInt | None = Field(None, ge=1, le=10, description="engine level "
                                                                    "(default: 6)")
     seconds: StrictFloat | None = Field(None, gt=0, description="engine seconds per move, "
@@ -62,6 +72,7 @@ class NewGameRequest(_Request):
     fen: StrictStr | None = Field(None, max_length=MAX_FEN_TEXT,
                                   description="start position (default: the start)")
     private: StrictBool = Field(False, description="shown only to the holders of its tokens")
+    clock: ClockRequest | None = Field(None, description="friend mode: a clock for each side")
 
 
 class MoveRequest(_Request):
@@ -74,6 +85,18 @@ class ResignRequest(_Request):
     """Who resigns: may be left out (the side of the token); if given, the token's side."""
 
     side: Side | None = None
+
+
+class TakebackRequest(_Request):
+    """Friend games: ask to take back one's last move, or answer the other's request."""
+
+    action: TakebackAction = TakebackAction.ASK
+
+
+class JoinRequest(_Request):
+    """The secret of a friend game's invite link."""
+
+    secret: StrictStr = Field(max_length=100)
 
 
 class DrawRequest(_Request):
@@ -119,6 +142,20 @@ class Outcome(BaseModel):
     winner: Side | None
 
 
+class ClockBody(BaseModel):
+    initial: float = Field(description="seconds each side started with")
+    increment: float = Field(description="seconds added after each move")
+    black: float = Field(description="Black's seconds left, now")
+    white: float = Field(description="White's seconds left, now")
+    running: Side | None = Field(description="the side whose time runs (null before the "
+                                             "first move and after the end)")
+
+
+class InviteBody(BaseModel):
+    secret: str = Field(description="for POST /api/games/{id}/join")
+    path: str = Field(description="the page's invite link, after the server's address")
+
+
 class EngineReplyBody(BaseModel):
     move: str
     score: str = Field(description="for the engine: +0.25, -1.00, win in 13, loss in 7")
@@ -159,6 +196,11 @@ class GameBody(_GameHeading):
     draw_offer: Side | None
     engine_reply: EngineReplyBody | None
     private: bool
+    takeback_request: Side | None = Field(description="friend mode: the side asking to take "
+                                                      "back its last move")
+    clock: ClockBody | None
+    invite: InviteBody | None = Field(None, description="only in the answer that creates a "
+                                                        "friend game: the one-time invite")
     tokens: dict[str, str] | None = Field(
         None, description="only in the answer that creates the game (or imports it): the "
                           "token of each seat the creator holds, by seat (black, white, owner)")
@@ -190,7 +232,34 @@ class GameBody(_GameHeading):
             engine_reply=None if reply is None else EngineReplyBody(
                 move=str(reply.move), score=str(reply.score), depth=reply.depth),
             private=record.private,
+            takeback_request=None if record.takeback_request is None
+            else side_name(record.takeback_request),
+            clock=_clock_body(state),
+            invite=None if state.invite is None else InviteBody(
+                secret=state.invite, path=f"/#join={record.id}.{state.invite}"),
             tokens=None if state.tokens is None else dict(state.tokens))
+
+
+def _clock_body(state: GameState) -> ClockBody | None:
+    clock = state.record.clock
+    if clock is None:
+        return None
+    now = time.time()
+    turn = state.board.turn
+    running = clock.since is not None and state.ending is None
+    if state.ending is not None and clock.since is not None:
+        # The clock stops at the end; a flag fall leaves the loser at zero.
+        return ClockBody(initial=clock.initial, increment=clock.increment,
+                         black=time_left(clock, Color.BLACK, turn=turn, now=now)
+                         if turn is Color.BLACK and state.ending.reason == "time forfeit"
+                         else clock.black,
+                         white=time_left(clock, Color.WHITE, turn=turn, now=now)
+                         if turn is Color.WHITE and state.ending.reason == "time forfeit"
+                         else clock.white, running=None)
+    return ClockBody(initial=clock.initial, increment=clock.increment,
+                     black=time_left(clock, Color.BLACK, turn=turn, now=now),
+                     white=time_left(clock, Color.WHITE, turn=turn, now=now),
+                     running=side_name(turn) if running else None)
 
 
 class GameSummary(_GameHeading):

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -18,7 +19,8 @@ from doublecorner.color import Color
 from doublecorner.engine import Score
 from doublecorner.errors import DraughtsError
 from doublecorner.move import Move
-from doublecorner.web.record import UNFINISHED, GameRecord
+from doublecorner.web.game_clock import is_flagged
+from doublecorner.web.record import UNFINISHED, AgreedEnding, Agreement, GameRecord
 from doublecorner.web.store import StoreError
 
 
@@ -80,14 +82,20 @@ def replay(record: GameRecord) -> Board:
     return board
 
 
-def ending(record: GameRecord, board: Board) -> GameEnding | None:
-    """How the game ended: by the rules on ``board``, else by the players, else ``None``."""
+def ending(record: GameRecord, board: Board, *, now: float | None = None) -> GameEnding | None:
+    """How the game ended: by the rules on ``board``, else by the players, else on time
+    (the side to move's clock ran out by ``now``, default: the time now), else ``None``."""
     outcome = board.outcome()
     if outcome is not None:
         return GameEnding(outcome.result(), outcome.termination.value, outcome.winner)
     agreed = record.agreed
     if agreed is not None:
         return GameEnding(agreed.result, agreed.reason.value, agreed.winner)
+    clock = record.clock
+    if clock is not None and is_flagged(clock, board.turn,
+                                        now=time.time() if now is None else now):
+        flag = AgreedEnding(Agreement.TIME_FORFEIT, board.turn.opponent)
+        return GameEnding(flag.result, flag.reason.value, flag.winner)
     return None
 
 

@@ -1,0 +1,136 @@
+"""The live stream of a game on ``WS /api/games/{id}/live``: every change, as it is made.
+
+On connecting, the client gets ``{"type": "game", "event": "sync", "game":
+Game}``, the game as it is; then one such message per change (``event``
+``changed``, ``joined`` when a friend takes the invited seat, ``deleted``).
+A reload or a dropped connection resyncs by connecting again. The client
+may send ``{"type": "ping"}`` (answered ``{"type": "pong"}``); anything
+else gets an ``error`` message and the stream goes on. A private game's
+stream needs ``?token=`` with a token of one of its seats.
+
+The game service calls :meth:`LiveHub.publish` with each change, with the
+game's lock held, so every stream sees the changes in the order they were
+made. A stream that falls :data:`MAX_BACKLOG` messages behind is closed
+(code 1013, try again later): reconnecting resyncs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections import defaultdict
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from doublecorner.web.games import GameForbiddenError, GameNotFoundError, GameService
+from doublecorner.web.json_body import parse_json
+from doublecorner.web.schemas import GameBody
+from doublecorner.web.state import GameState
+from doublecorner.web.tokens import seat_of
+
+MAX_BACKLOG = 100  # messages a stream may fall behind before it is dropped
+POLICY_VIOLATION = 1008
+TRY_AGAIN_LATER = 1013
+
+Message = dict[str, Any]
+
+
+def game_message(state: GameState, event: str) -> Message:
+    """The message that tells a stream about ``state`` (``event``: what happened)."""
+    return {"type": "game", "event": event,
+            "game": GameBody.of(state).model_dump(mode="json")}
+
+
+class LiveHub:
+    """The open streams of each game, and the changes handed to them."""
+
+    def __init__(self) -> None:
+        self._streams: defaultdict[str, set[asyncio.Queue[Message | None]]] = defaultdict(set)
+
+    def publish(self, state: GameState, event: str) -> None:
+        """Send a change of ``state``'s game to each of its streams."""
+        streams = self._streams.get(state.record.id)
+        if not streams:
+            return
+        message = game_message(state, event)
+        for queue in list(streams):
+            if queue.qsize() >= MAX_BACKLOG:
+                streams.discard(queue)
+                queue.put_nowait(None)  # the stream closes; the client resyncs
+            else:
+                queue.put_nowait(message)
+
+    def subscribe(self, game_id: str) -> asyncio.Queue[Message | None]:
+        queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._streams[game_id].add(queue)
+        return queue
+
+    def unsubscribe(self, game_id: str, queue: asyncio.Queue[Message | None]) -> None:
+        streams = self._streams.get(game_id)
+        if streams is not None:
+            streams.discard(queue)
+            if not streams:
+                del self._streams[game_id]
+
+    def stream_count(self, game_id: str) -> int:
+        """How many streams follow the game."""
+        return len(self._streams.get(game_id, ()))
+
+
+async def serve_live(websocket: WebSocket, game_id: str, hub: LiveHub,
+                     service: GameService) -> None:
+    """Serve one client's live stream of ``game_id`` until it leaves."""
+    queue = hub.subscribe(game_id)  # before the first read: no change is missed
+    try:
+        token = websocket.query_params.get("token")
+        try:
+            seat = None if token is None else seat_of(token, await service.seats(game_id))
+            if token is not None and seat is None:
+                raise GameForbiddenError("the token is not one of this game's")
+            state = await service.get(game_id, seat)
+        except (GameNotFoundError, GameForbiddenError) as error:
+            await websocket.close(POLICY_VIOLATION, str(error)[:120])
+            return
+        await websocket.accept()
+        await websocket.send_json(game_message(state, "sync"))
+        sender = asyncio.create_task(_send_all(websocket, queue))
+        try:
+            await _receive_all(websocket)
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+    finally:
+        hub.unsubscribe(game_id, queue)
+
+
+async def _send_all(websocket: WebSocket, queue: asyncio.Queue[Message | None]) -> None:
+    while True:
+        message = await queue.get()
+        try:
+            if message is None:
+                await websocket.close(TRY_AGAIN_LATER, "fell behind: connect again")
+                return
+            await websocket.send_json(message)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+
+async def _receive_all(websocket: WebSocket) -> None:
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        try:
+            request = parse_json(text) if text is not None else None
+        except json.JSONDecodeError as error:
+            request = {"error": error.msg}
+        if isinstance(request, dict) and request == {"type": "ping"}:
+            reply: Message = {"type": "pong"}
+        else:
+            reply = {"type": "error", "error": "the live stream takes only {\"type\": \"ping\"}"}
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await websocket.send_json(reply)
