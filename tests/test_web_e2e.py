@@ -14,10 +14,12 @@ Browsers are never downloaded: the tests use the system's chromium.
 from __future__ import annotations
 
 import contextlib
+import http.server
 import os
 import queue
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -53,7 +55,13 @@ if _REASON is not None:
         pytest.fail(f"browser tests required but {_REASON}", pytrace=False)
     pytest.skip(_REASON, allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import (  # noqa: E402
+    Browser,
+    BrowserContext,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 SERVE = """
 import sys
@@ -76,9 +84,19 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The SQLite file the server keeps its games in."""
+    return tmp_path_factory.mktemp("web") / "games.sqlite3"
+
+
+def stored_games(database: Path) -> int:
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+
+
+@pytest.fixture(scope="module")
+def server(database: Path) -> Iterator[str]:
     """The base URL of the real app serving a fresh database."""
-    database = tmp_path_factory.mktemp("web") / "games.sqlite3"
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-c", SERVE, str(database), str(port)],
@@ -546,3 +564,189 @@ def test_screenshot(browser: Browser, server: str, name: str, viewport: dict[str
     finally:
         with contextlib.suppress(Exception):
             context.close()
+
+
+# -- a friend by link, and pages that must not act -------------------------------
+
+
+@contextlib.contextmanager
+def browsers(browser: Browser, count: int) -> Iterator[list[Page]]:
+    """``count`` pages, each in its own context (its own localStorage: another person)."""
+    contexts = [browser.new_context(viewport=DESKTOP) for _ in range(count)]
+    pages = [context.new_page() for context in contexts]
+    errors: list[str] = []
+    for opened in pages:
+        opened.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield pages
+    finally:
+        for context in contexts:
+            context.close()
+    assert errors == [], f"errors in the page's scripts: {errors}"
+
+
+def test_two_friends_play_a_game_by_link(browser: Browser, server: str) -> None:
+    with browsers(browser, 3) as (ann, bob, eve):
+        new_game(ann, server, "friend")
+        link = ann.get_by_test_id("invite-link").input_value()
+        assert re.fullmatch(re.escape(server) + r"#join=g_[0-9a-f]+\.[\w-]+", link), link
+        expect(ann.get_by_test_id("status")).to_contain_text("your move")
+
+        bob.goto(link)
+        expect(bob.get_by_test_id("message")).to_contain_text("you play White")
+        expect(bob).to_have_url(re.compile(r"#game=g_"))  # the secret leaves the address
+        expect(ann.get_by_test_id("message")).to_contain_text("Your friend has joined")
+        expect(ann.get_by_test_id("invite-panel")).to_be_hidden()
+        # Each sees their own side at the bottom.
+        assert square(ann, 11).bounding_box()["y"] > square(ann, 22).bounding_box()["y"]
+        assert square(bob, 11).bounding_box()["y"] < square(bob, 22).bounding_box()["y"]
+
+        # Moves are seen live on the other side; nobody moves for the other.
+        play_line(ann, "11-15")
+        expect(move_list(bob)).to_have_text(["11-15"])
+        expect(bob.get_by_test_id("status")).to_contain_text("White to move — your move")
+        square(ann, 9).click()  # not Ann's turn: her board takes no move
+        expect(ann.locator("#board rect.highlight")).to_have_count(0)
+        play_line(bob, "23-19")
+        expect(move_list(ann)).to_have_text(["11-15", "23-19"])
+        play_line(ann, "8-11")
+        expect(move_list(bob)).to_have_text(["11-15", "23-19", "8-11"])
+
+        # Bob asks to take back his 23-19 (and Ann's reply); Ann accepts.
+        bob.get_by_test_id("takeback").click()
+        expect(ann.get_by_test_id("status")).to_contain_text("White asks to take back")
+        ann.get_by_test_id("accept-takeback").click()
+        expect(move_list(bob)).to_have_text(["11-15"])
+        expect(move_list(ann)).to_have_text(["11-15"])
+        expect(bob.get_by_test_id("status")).to_contain_text("your move")
+
+        # A reload resyncs, and the stream goes on after it.
+        bob.reload()
+        expect(bob.locator("body")).to_have_attribute("data-ready", "true")
+        expect(move_list(bob)).to_have_text(["11-15"])
+        play_line(bob, "24-20")
+        expect(move_list(ann)).to_have_text(["11-15", "24-20"])
+        ann.reload()
+        expect(move_list(ann)).to_have_text(["11-15", "24-20"])
+        play_line(ann, "9-13")
+        expect(move_list(bob)).to_have_text(["11-15", "24-20", "9-13"])
+
+        # To the end: Bob offers a draw, Ann declines it, then resigns.
+        bob.get_by_test_id("offer-draw").click()
+        expect(ann.get_by_test_id("accept-draw")).to_be_visible()
+        expect(bob.get_by_test_id("accept-draw")).to_be_hidden()  # not his to answer
+        ann.get_by_test_id("decline-draw").click()
+        expect(bob.get_by_test_id("status")).not_to_contain_text("offers a draw")
+        ann.get_by_test_id("resign").click()
+        for page in (ann, bob):
+            expect(page.get_by_test_id("status")).to_contain_text("White wins (0-1)")
+            expect(page.get_by_test_id("status")).to_contain_text("Black resigned")
+
+        # A third browser opens the used link: refused, it may only watch.
+        eve.goto(link)
+        expect(eve.get_by_test_id("message")).to_contain_text("used already")
+        expect(move_list(eve)).to_have_text(["11-15", "24-20", "9-13"])
+        expect(eve.get_by_test_id("takeback")).to_be_disabled()
+        assert eve.evaluate("localStorage.getItem('doublecorner.tokens')") in (None, "{}")
+
+
+EVIL_PAGE = "<!doctype html><title>evil</title><p>Nothing to see here.</p>"
+
+
+class _EvilPage(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = EVIL_PAGE.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def evil_site(context: BrowserContext, kind: str) -> Iterator[str]:
+    """The origin of a hostile page: a public site, or another server on this machine."""
+    if kind == "public":
+        context.route("http://evil.test/**", lambda route: route.fulfill(
+            status=200, content_type="text/html", body=EVIL_PAGE))
+        yield "http://evil.test"
+        return
+    local = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _EvilPage)
+    thread = threading.Thread(target=local.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{local.server_address[1]}"
+    finally:
+        local.shutdown()
+        local.server_close()
+
+
+@pytest.mark.parametrize("kind", ["public", "local"])
+def test_a_page_from_another_origin_cannot_change_anything(browser: Browser, server: str,
+                                                          database: Path, kind: str) -> None:
+    context = browser.new_context()
+    try:
+        with evil_site(context, kind) as evil_origin:
+            owner = context.new_page()  # the user's own tab, with a game and its tokens
+            new_game(owner, server, "two-player")
+            game_id = owner.url.split("#game=")[1]
+            before = stored_games(database)
+
+            evil = context.new_page()
+            evil.goto(f"{evil_origin}/")
+            # A fetch that needs no preflight: it is sent, refused, and unreadable.
+            answer = evil.evaluate("""async (url) => {
+              try {
+                const response = await fetch(url, {method: "POST", mode: "no-cors",
+                  headers: {"Content-Type": "text/plain"}, body: '{"mode": "two-player"}'});
+                return response.type;
+              } catch (error) { return String(error); }
+            }""", f"{server}api/games")
+            # Sent and refused (opaque), or not even sent by the browser (its Private Network
+            # Access rules keep public pages off loopback): either way, nothing is created.
+            assert answer in ("opaque", "TypeError: Failed to fetch")
+            if kind == "local":
+                assert answer == "opaque"  # sent: the server's Origin check refused it
+            # A form post, with a body shaped as JSON, to create a game and to resign one.
+            for action in (f"{server}api/games", f"{server}api/games/{game_id}/resign"):
+                with evil.expect_navigation() as navigation:
+                    evil.evaluate("""(action) => {
+                      const form = document.createElement("form");
+                      Object.assign(form, {method: "POST", action, enctype: "text/plain"});
+                      const field = document.createElement("input");
+                      Object.assign(field, {name: '{"mode": "two-player", "x": "', value: '"}'});
+                      form.append(field);
+                      document.body.append(form);
+                      form.submit();
+                    }""", action)
+                assert navigation.value.status == 403
+                assert "another site" in evil.content()
+                evil.goto(f"{evil_origin}/")
+            assert stored_games(database) == before
+            owner.reload()
+            expect(owner.get_by_test_id("status")).to_contain_text("Black to move")
+            expect(owner.get_by_test_id("resign")).to_be_enabled()
+    finally:
+        context.close()
+
+
+def test_a_host_name_that_is_not_allowed_is_refused(browser: Browser, server: str) -> None:
+    # DNS rebinding: a name of the attacker's that resolves to the loopback address.
+    port = server.rsplit(":", 1)[1].strip("/")
+    rebound = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=["--host-resolver-rules=MAP rebind.test 127.0.0.1"])
+    try:
+        page = rebound.new_page()
+        response = page.goto(f"http://rebind.test:{port}/")
+        assert response is not None and response.status == 421
+        assert "does not answer for host 'rebind.test'" in page.content()
+        status = page.evaluate("""async () => (await fetch("/api/games", {method: "POST",
+          headers: {"Content-Type": "application/json"},
+          body: '{"mode": "two-player"}'})).status""")
+        assert status == 421
+    finally:
+        rebound.close()

@@ -3,7 +3,7 @@
 // A change to a game carries the token of the seat that makes it (see
 // tokens.js); tokens that come back in an answer are kept at once.
 
-import { keepTokens, listedTokens, tokenFor } from "./tokens.js";
+import { keepInvite, keepTokens, listedTokens, tokenFor } from "./tokens.js";
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -47,6 +47,7 @@ const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 /** Keep the tokens of a game that an answer hands out. */
 function kept(answer) {
   if (answer?.tokens) keepTokens(answer.id, answer.tokens);
+  if (answer?.invite) keepInvite(answer.id, answer.invite.path);
   return answer;
 }
 
@@ -59,7 +60,9 @@ export const api = {
   },
   getGame: (id) => request("GET", game(id), undefined, tokenFor(id)),
   move: (id, move, seat) => request("POST", `${game(id)}/moves`, { move }, tokenFor(id, seat)),
-  takeback: (id, seat) => request("POST", `${game(id)}/takeback`, undefined, tokenFor(id, seat)),
+  takeback: (id, seat, action) => request("POST", `${game(id)}/takeback`,
+    action ? { action } : undefined, tokenFor(id, seat)),
+  join: async (id, secret) => kept(await request("POST", `${game(id)}/join`, { secret })),
   resign: (id, seat) => request("POST", `${game(id)}/resign`, undefined, tokenFor(id, seat)),
   draw: (id, seat, action) => request("POST", `${game(id)}/draw`, { action }, tokenFor(id, seat)),
   importPdn: async (pdn) => {
@@ -70,6 +73,57 @@ export const api = {
   deleteGame: (id) => request("DELETE", game(id), undefined, tokenFor(id)),
   pdnUrl: (id) => `${game(id)}/pdn`,
 };
+
+/**
+ * The live stream of one game: `follow(id)` connects (and reconnects after a
+ * drop, each time getting the whole game first), `stop()` ends it; `onMessage`
+ * gets each message of the server ({type: "game", event, game}).
+ */
+export class LiveSocket {
+  constructor({ onMessage }) {
+    this.onMessage = onMessage;
+    this.id = null;
+    this.socket = null;
+    this.retry = null;
+  }
+
+  follow(id) {
+    if (this.id === id && this.socket) return;
+    this.stop();
+    this.id = id;
+    this.open();
+  }
+
+  open() {
+    const id = this.id;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/live`);
+    this.socket = socket;
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (this.socket === socket) this.onMessage(message);
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      // Dropped: connect again in a while; the first message resyncs the game.
+      this.retry = setTimeout(() => { if (this.id === id) this.open(); }, 1000);
+    });
+  }
+
+  stop() {
+    clearTimeout(this.retry);
+    const socket = this.socket;
+    this.id = null;
+    this.socket = null;
+    socket?.close();
+  }
+}
 
 /**
  * The analysis stream: `start(fen, moves)` and `stop()`; `onMessage` gets each

@@ -6,7 +6,7 @@
 // half-entered move, the board's orientation and look.
 
 import { AnalysisPanel } from "./analysis.js";
-import { api } from "./api.js";
+import { LiveSocket, api } from "./api.js";
 import { BoardView } from "./board.js";
 import { $, escapeHtml, setMessage } from "./dom.js";
 import { STARTING_FEN, applyMove, colorName, movePath, opponent, parseFen, replay } from "./geometry.js";
@@ -14,7 +14,7 @@ import { GameLibrary } from "./library.js";
 import { renderMoveList } from "./movelist.js";
 import { MoveInput } from "./moveinput.js";
 import { SetupEditor } from "./setup.js";
-import { forgetGame, seatsOf } from "./tokens.js";
+import { forgetGame, forgetInvite, inviteOf, seatsOf } from "./tokens.js";
 
 const SETTINGS_KEY = "doublecorner.settings";
 const LAST_GAME_KEY = "doublecorner.lastGame";
@@ -27,7 +27,12 @@ const state = {
   settings: loadSettings(),
   busy: false, // a request is on its way to the server
   pending: null, // {move, position}: a move on its way to the server, shown already
+  clockAt: 0, // performance.now() when game.clock was received
+  clockAsked: false, // a resync was asked for when the running clock reached zero
 };
+
+// Friend games are followed live: the other browser's changes arrive here.
+const live = new LiveSocket({ onMessage: (message) => receiveLive(message) });
 
 const input = new MoveInput();
 const board = new BoardView($("board"), {
@@ -52,6 +57,7 @@ const library = new GameLibrary({
   imported: (game) => showGame(game),
   deleted: (id) => {
     forgetGame(id);
+    forgetInvite(id);
     if (state.game?.id !== id) return;
     state.game = null;
     localStorage.removeItem(LAST_GAME_KEY);
@@ -98,9 +104,16 @@ function shownPosition() {
   return state.positions[state.viewPly];
 }
 
+/** This browser's side in a friend game (null: only watching). */
+function friendSide() {
+  const seats = state.game ? seatsOf(state.game.id) : [];
+  return ["black", "white"].find((side) => seats.includes(side)) ?? null;
+}
+
 function isFlipped() {
   const game = state.game;
-  const humanIsBlack = !setup.isOpen && game?.mode === "engine" && game.human === "black";
+  const mine = game?.mode === "engine" ? game.human : game?.mode === "friend" ? friendSide() : null;
+  const humanIsBlack = !setup.isOpen && mine === "black";
   return humanIsBlack !== state.flipped; // the human's side at the bottom
 }
 
@@ -122,9 +135,11 @@ function canMove() {
   return seatFor(game.turn) !== null;
 }
 
-/** The side this browser plays now: the human against the engine, the side to move at one board. */
+/** The side this browser plays now: the human against the engine, its own against a
+ * friend, the side to move at one board. */
 function humanSide() {
   const game = state.game;
+  if (game.mode === "friend") return friendSide();
   return game.mode === "engine" ? game.human : game.turn;
 }
 
@@ -218,8 +233,12 @@ function statusText() {
   } else {
     headline = `${colorName(game.turn)} to move`;
     if (game.mode === "engine") headline += game.turn === game.human ? " — your move" : " — the engine's move";
+    if (game.mode === "friend" && friendSide()) {
+      headline += game.turn === friendSide() ? " — your move" : " — your friend's move";
+    }
     if (game.must_capture.length) detail = "A capture is compulsory: the ringed pieces must jump.";
     if (game.draw_offer) detail = `${colorName(game.draw_offer)} offers a draw.`;
+    if (game.takeback_request) detail = `${colorName(game.takeback_request)} asks to take back a move.`;
   }
   if (!isLive()) detail = `Looking at move ${state.viewPly} of ${game.ply}; go to the last move to play.`;
   return [headline, detail];
@@ -237,15 +256,29 @@ function renderActions() {
   const playing = Boolean(game && !game.outcome && game.mode !== "analysis" && anySeat());
   const idle = !state.busy && Boolean(anySeat());
   const offer = playing ? game.draw_offer : null;
-  $("takeback").disabled = !(game && game.ply > 0 && idle);
+  const friend = game?.mode === "friend";
+  const asked = friend ? game.takeback_request : null; // a takeback asked, by this side
+  const canAnswerTakeback = Boolean(asked && friendSide() && asked !== friendSide());
+  $("takeback").disabled = !(game && game.ply > 0 && idle && !asked);
+  $("takeback").hidden = canAnswerTakeback;
+  $("takeback").textContent = friend ? "Ask to take back" : "Take back";
+  $("accept-takeback").hidden = !canAnswerTakeback;
+  $("decline-takeback").hidden = !canAnswerTakeback;
+  for (const testid of ["accept-takeback", "decline-takeback"]) $(testid).disabled = !idle;
+  // An offer is answered by the other side, when this browser holds its seat.
+  const canAnswerOffer = Boolean(offer && seatFor(opponent(offer)));
   $("offer-draw").disabled = !(playing && idle);
   $("offer-draw").hidden = Boolean(offer) || game?.mode === "analysis";
-  $("accept-draw").hidden = !offer;
-  $("decline-draw").hidden = !offer;
+  $("accept-draw").hidden = !canAnswerOffer;
+  $("decline-draw").hidden = !canAnswerOffer;
   if (offer) $("accept-draw").textContent = `${colorName(opponent(offer))} accepts the draw`;
   $("resign").disabled = !(playing && idle);
   $("resign").hidden = game?.mode === "analysis";
   $("resign").textContent = playing && game.mode === "two-player" ? `${colorName(game.turn)} resigns` : "Resign";
+  const invite = game?.mode === "friend" ? inviteOf(game.id) : null;
+  $("invite-panel").hidden = !invite || setup.isOpen;
+  if (invite) $("invite-link").value = new URL(invite, location.href).href;
+  renderClocks();
   const exportLink = $("export-pdn");
   if (game) {
     exportLink.href = api.pdnUrl(game.id);
@@ -262,6 +295,33 @@ function renderActions() {
   $("move-input").disabled = !canMove();
   $("move-form").querySelector("button").disabled = !canMove();
 }
+
+function clockText(seconds) {
+  const whole = Math.ceil(Math.max(0, seconds));
+  const minutes = Math.floor(whole / 60);
+  return `${minutes}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** The clocks of a friend game, counted down here from the server's last word. */
+function renderClocks() {
+  const clock = state.game?.clock;
+  $("clocks").hidden = !clock || setup.isOpen;
+  if (!clock) return;
+  const elapsed = (performance.now() - state.clockAt) / 1000;
+  for (const side of ["black", "white"]) {
+    const running = clock.running === side;
+    const left = clock[side] - (running ? elapsed : 0);
+    const element = $(`clock-${side}`);
+    element.textContent = `${colorName(side)} ${clockText(left)}`;
+    element.dataset.running = String(running);
+    if (running && left <= 0 && !state.clockAsked) {
+      state.clockAsked = true; // the server says whether the flag fell
+      openGame(state.game.id);
+    }
+  }
+}
+
+setInterval(() => { if (state.game?.clock?.running) renderClocks(); }, 250);
 
 function renderMoves() {
   const game = state.game;
@@ -353,8 +413,12 @@ function showGame(game) {
     state.flipped = false;
     analysis.stop();
   }
+  if (game.mode === "friend") live.follow(game.id);
+  else live.stop();
   setup.close();
   state.game = game;
+  state.clockAt = performance.now();
+  state.clockAsked = false;
   state.positions = replay(game.start_fen, game.moves);
   state.viewPly = null;
   refreshInput();
@@ -375,6 +439,21 @@ function goTo(ply) {
   render();
 }
 
+/** A message of the live stream: the other browser's change, or the game again after a reconnect. */
+function receiveLive(message) {
+  if (message.type !== "game" || message.game.id !== state.game?.id) return;
+  if (message.event === "deleted") {
+    setMessage("This game has been deleted.");
+    return;
+  }
+  if (message.event === "joined") {
+    forgetInvite(message.game.id);
+    setMessage("Your friend has joined.", "info");
+  }
+  // While a request of ours is on its way its answer will show the game.
+  if (!state.busy) showGame(message.game);
+}
+
 async function openGame(id) {
   try {
     const game = await api.getGame(id);
@@ -389,7 +468,30 @@ async function openGame(id) {
 // --- controls ------------------------------------------------------------------
 
 $("takeback").addEventListener("click", () => {
-  request(() => api.takeback(state.game.id, anySeat()), () => setMessage("Move taken back.", "info"));
+  const game = state.game;
+  if (game.mode === "friend") {
+    request(() => api.takeback(game.id, friendSide(), "ask"),
+      () => setMessage("You asked to take back your last move.", "info"));
+    return;
+  }
+  request(() => api.takeback(game.id, anySeat()), () => setMessage("Move taken back.", "info"));
+});
+
+for (const action of ["accept", "decline"]) {
+  $(`${action}-takeback`).addEventListener("click", () => {
+    request(() => api.takeback(state.game.id, friendSide(), action),
+      () => setMessage(action === "accept" ? "Move taken back." : "Takeback refused.", "info"));
+  });
+}
+
+$("copy-invite").addEventListener("click", async () => {
+  $("invite-link").select();
+  try {
+    await navigator.clipboard.writeText($("invite-link").value);
+    setMessage("Invite link copied.", "info");
+  } catch {
+    setMessage("Copy the selected link by hand.", "info");
+  }
 });
 
 $("offer-draw").addEventListener("click", () => {
@@ -463,6 +565,7 @@ function openNewGame(fen = "") {
 
 function syncNewGameForm() {
   newGameForm.querySelector(".engine-options").disabled = newGameForm.elements.mode.value !== "engine";
+  newGameForm.querySelector(".friend-options").disabled = newGameForm.elements.mode.value !== "friend";
 }
 
 async function createGame(options) {
@@ -485,6 +588,11 @@ newGameForm.addEventListener("submit", async (event) => {
     options.human = human === "random" ? (Math.random() < 0.5 ? "black" : "white") : human;
     options.level = Number(fields.level.value);
   }
+  if (options.mode === "friend") {
+    options.human = fields.friendSide.value;
+    const minutes = Number(fields.clockMinutes.value);
+    if (minutes > 0) options.clock = { minutes, increment: Number(fields.clockIncrement.value) || 0 };
+  }
   if (fields.fen.value.trim()) options.fen = fields.fen.value.trim();
   const startButton = $("start-game");
   startButton.disabled = true;
@@ -505,14 +613,34 @@ function gameIdFromHash() {
   return match ? decodeURIComponent(match[1]) : null;
 }
 
-window.addEventListener("hashchange", () => {
+/** Take the seat an invite link (#join=ID.SECRET) gives, once; a used link shows the game only. */
+async function joinFromHash() {
+  const match = /^#join=([^.]+)\.(.+)$/.exec(location.hash);
+  if (!match) return false;
+  const [id, secret] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
+  history.replaceState(null, "", `#game=${encodeURIComponent(id)}`); // the secret leaves the address
+  try {
+    const game = await api.join(id, secret);
+    showGame(game);
+    setMessage(`You joined the game: you play ${colorName(friendSide())}.`, "info");
+  } catch (error) {
+    await openGame(id);
+    setMessage(error.status === 403 ? "This invite link has been used already, or is not valid: "
+      + "you can watch the game, not play in it." : error.message);
+  }
+  return true;
+}
+
+window.addEventListener("hashchange", async () => {
+  if (await joinFromHash()) return;
   const id = gameIdFromHash();
   if (id && id !== state.game?.id) openGame(id);
 });
 
 async function start() {
   render();
-  const id = gameIdFromHash() ?? localStorage.getItem(LAST_GAME_KEY);
+  const joined = await joinFromHash();
+  const id = joined ? null : gameIdFromHash() ?? localStorage.getItem(LAST_GAME_KEY);
   if (id) await openGame(id);
   if (!state.game) {
     await library.refresh();

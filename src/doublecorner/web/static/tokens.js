@@ -58,3 +58,29 @@ export function listedTokens() {
   }
   return tokens.slice(0, MAX_LISTED);
 }
+
+const INVITES_KEY = "doublecorner.invites";
+
+function loadInvites() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(INVITES_KEY) ?? "{}");
+    return stored && typeof stored === "object" ? stored : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Keep the invite link (its path) of a friend game this browser made, until the friend joins. */
+export function keepInvite(id, path) {
+  localStorage.setItem(INVITES_KEY, JSON.stringify({ ...loadInvites(), [id]: path }));
+}
+
+export function inviteOf(id) {
+  return loadInvites()[id] ?? null;
+}
+
+export function forgetInvite(id) {
+  const all = loadInvites();
+  delete all[id];
+  localStorage.setItem(INVITES_KEY, JSON.stringify(all));
+}
