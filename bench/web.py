@@ -5,6 +5,7 @@ Usage::
     python bench/web.py            # 50 games x 20 moves, 12 clients (well under a minute)
     python bench/web.py --quick    # 10 games x 6 moves, 4 clients: a smoke run
     python bench/web.py --json     # one JSON document on stdout instead of the table
+    python bench/web.py --clients 50 --games 300 --kill-after 5   # kill -9 the server mid-run
 
 The server runs in a thread of this process (uvicorn on 127.0.0.1, a free
 port, a temporary database), exactly as ``doublecorner serve`` builds it.
@@ -23,6 +24,11 @@ replies included) and the latency percentiles of each kind of request. Then
 the server is shut down and the database file read back: every game must
 hold exactly the moves the clients were told were played. Exit status 0, or
 1 when a request failed, an answer was wrong or a game was lost.
+
+With ``--kill-after S`` the server runs in a process of its own and gets
+SIGKILL after S seconds, in the middle of the clients' requests; then the
+database is read back: every game must begin with every move the clients
+were answered for (a move in flight at the kill may or may not be there).
 """
 
 from __future__ import annotations
@@ -31,8 +37,10 @@ import argparse
 import asyncio
 import json
 import random
+import signal
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -74,6 +82,8 @@ class Tally:
     failures: list[str] = field(default_factory=list)
     played: dict[str, list[str]] = field(default_factory=dict)
     move_requests: int = 0
+    killed: bool = False  # the server was killed on purpose: failures from then on are cuts
+    cut: int = 0
 
 
 def progress(message: str) -> None:
@@ -116,7 +126,10 @@ async def timed(tally: Tally, kind: str, request: Any) -> dict[str, Any] | None:
     try:
         answer: httpx.Response = await request
     except httpx.HTTPError as error:
-        tally.failures.append(f"{kind}: {type(error).__name__}: {error}")
+        if tally.killed:
+            tally.cut += 1
+        else:
+            tally.failures.append(f"{kind}: {type(error).__name__}: {error}")
         return None
     tally.latencies[kind].append(time.perf_counter() - started)
     if not answer.is_success:
@@ -166,7 +179,9 @@ async def play_game(client: httpx.AsyncClient, tally: Tally, number: int, plan: 
         tally.failures.append(f"{game_id}: reads {final['moves']}, played {tally.played[game_id]}")
 
 
-async def run_clients(url: str, plan: Plan, level: int) -> tuple[Tally, float]:
+async def run_clients(url: str, plan: Plan, level: int,
+                      kill: tuple[float, subprocess.Popen[bytes]] | None = None
+                      ) -> tuple[Tally, float]:
     tally = Tally()
     queue: asyncio.Queue[int] = asyncio.Queue()
     for number in range(plan.games):
@@ -181,21 +196,68 @@ async def run_clients(url: str, plan: Plan, level: int) -> tuple[Tally, float]:
                 if (number + 1) % 10 == 0:
                     progress(f"  {number + 1} games started and played")
 
+        async def killer(after: float, process: subprocess.Popen[bytes]) -> None:
+            await asyncio.sleep(after)
+            tally.killed = True
+            process.send_signal(signal.SIGKILL)
+            progress(f"  server killed (SIGKILL) after {after:g} s")
+
         started = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(plan.clients)))
+        tasks = [worker() for _ in range(plan.clients)]
+        if kill is not None:
+            tasks.append(killer(*kill))
+        await asyncio.gather(*tasks)
         return tally, time.perf_counter() - started
 
 
-def lost_games(db_path: Path, played: dict[str, list[str]]) -> list[str]:
-    """Games whose stored moves differ from what the clients played (or that are missing)."""
+SERVE = """
+import sys
+import uvicorn
+from doublecorner.web.app import create_app
+from doublecorner.web.http_protocol import JsonErrorH11Protocol
+from doublecorner.web.limits import ServerLimits
+app = create_app(sys.argv[1], engine_threads=int(sys.argv[3]), max_seconds=5.0, hash_mb=8,
+                 limits=ServerLimits(write_rate=1e9, write_burst=10**9,
+                                     max_games_per_client=None))
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
+            http=JsonErrorH11Protocol)
+"""
+
+
+def start_server_process(db_path: Path, engine_threads: int) -> tuple[str, subprocess.Popen[bytes]]:
+    """The app under uvicorn in a process of its own (so that it can be killed), and its URL."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-c", SERVE, str(db_path), str(port),
+                                str(engine_threads)])
+    url = f"http://{HOST}:{port}"
+    deadline = time.monotonic() + STARTUP_TIMEOUT * 10  # a first run compiles the kernel
+    while True:  # a bench may poll: nothing else says "ready"
+        try:
+            if httpx.get(f"{url}/api/health").status_code == 200:
+                return url, process
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            raise RuntimeError("the server did not start")
+        time.sleep(0.1)
+
+
+def lost_games(db_path: Path, played: dict[str, list[str]], *,
+               killed: bool = False) -> list[str]:
+    """Games whose stored moves differ from what the clients played (or that are missing);
+    after a kill, games that do not begin with every move the clients were answered for."""
     store = GameStore(db_path)
     try:
         lost = []
         for game_id, moves in played.items():
             record = store.get(game_id)
-            if record is None or list(record.moves) != moves:
+            stored = None if record is None else list(record.moves)
+            if stored is None or (stored[:len(moves)] if killed else stored) != moves:
                 lost.append(game_id)
-        if store.count() != len(played):
+        if not killed and store.count() != len(played):
             lost.append(f"{store.count()} games stored, {len(played)} played")
         return lost
     finally:
@@ -224,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the server's engine threads (default: 2)")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="give up after this many seconds (default: 120)")
+    parser.add_argument("--kill-after", type=float, metavar="S",
+                        help="run the server as a process and SIGKILL it after S seconds")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     arguments = parser.parse_args(argv)
     base = QUICK if arguments.quick else FULL
@@ -232,16 +296,28 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="doublecorner-web-bench-") as folder:
         db_path = Path(folder) / "games.sqlite3"
-        app = create_app(db_path, engine_threads=arguments.engine_threads, max_seconds=5.0,
-                         hash_mb=8, limits=ServerLimits(write_rate=1e9, write_burst=10**9,
-                                                        max_games_per_client=None))
         progress(f"{plan.games} games x {plan.moves} moves, {plan.clients} clients, "
                  f"engine level {arguments.level}, {arguments.engine_threads} engine threads")
-        with ServerThread(app) as server:
-            progress(f"server on {server.url}")
-            tally, seconds = asyncio.run(asyncio.wait_for(
-                run_clients(server.url, plan, arguments.level), arguments.timeout))
-        lost = lost_games(db_path, tally.played)
+        if arguments.kill_after is None:
+            app = create_app(db_path, engine_threads=arguments.engine_threads,
+                             max_seconds=5.0, hash_mb=8,
+                             limits=ServerLimits(write_rate=1e9, write_burst=10**9,
+                                                 max_games_per_client=None))
+            with ServerThread(app) as server:
+                progress(f"server on {server.url}")
+                tally, seconds = asyncio.run(asyncio.wait_for(
+                    run_clients(server.url, plan, arguments.level), arguments.timeout))
+        else:
+            url, process = start_server_process(db_path, arguments.engine_threads)
+            progress(f"server process {process.pid} on {url}")
+            try:
+                tally, seconds = asyncio.run(asyncio.wait_for(
+                    run_clients(url, plan, arguments.level,
+                                kill=(arguments.kill_after, process)), arguments.timeout))
+            finally:
+                process.kill()
+                process.wait()
+        lost = lost_games(db_path, tally.played, killed=tally.killed)
 
     plies = sum(len(moves) for moves in tally.played.values())
     report = {
@@ -254,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
                               percentiles(samples).items()} | {"count": len(samples)}
                        for kind, samples in sorted(tally.latencies.items())},
         "failed_requests": tally.failures, "lost_games": lost,
+        "killed": tally.killed, "requests_cut_by_the_kill": tally.cut,
+        "acknowledged_plies": plies,
     }
     if arguments.json:
         print(json.dumps(report, indent=2))
@@ -266,6 +344,9 @@ def main(argv: list[str] | None = None) -> int:
         for kind, row in report["latency_ms"].items():
             print(f"{kind:<22}{row['count']:>7}{row['p50']:>10.1f}{row['p95']:>10.1f}"
                   f"{row['p99']:>10.1f}")
+        if tally.killed:
+            print(f"server killed mid-run: {tally.cut} requests cut; {plies} acknowledged "
+                  f"plies checked in the database")
         print(f"failed requests: {len(tally.failures)}; lost games: {len(lost)}")
         for problem in [*tally.failures, *lost][:10]:
             print(f"  {problem}")

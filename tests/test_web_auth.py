@@ -128,3 +128,11 @@ def test_a_deleted_game_takes_its_seats_with_it(client: TestClient) -> None:
     assert client.delete(f"/api/games/{game['id']}", headers=auth(game, "owner")).status_code == 204
     assert mine(client, game) == []
     assert client.app.state.games.store.seats(game["id"]) == {}
+
+
+def test_the_openapi_schema_declares_the_seat_tokens(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert schema["components"]["securitySchemes"]["seat token"]["scheme"] == "bearer"
+    move = schema["paths"]["/api/games/{game_id}/moves"]["post"]
+    assert move["security"] == [{"seat token": []}] and "403" in move["responses"]
+    assert "/api/games/{game_id}/join" in schema["paths"]

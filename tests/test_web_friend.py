@@ -163,3 +163,15 @@ def test_a_private_games_stream_needs_its_token(client: TestClient) -> None:
             client.websocket_connect("/api/games/g_nope/live", headers=ORIGIN):
         pass
     assert client.get(f"/api/games/{game['id']}", headers=auth(game, "black")).status_code == 200
+
+
+def test_a_stream_that_gets_only_bad_messages_is_closed(client: TestClient) -> None:
+    game = new_game(client, mode="friend")
+    with live(client, game) as stream:
+        stream.receive_json()
+        for _ in range(20):
+            stream.send_text("hello")
+            assert stream.receive_json()["type"] == "error"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            stream.receive_json()
+    assert closed.value.code == 1008

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from doublecorner.web.limits import ServerLimits
 from tests.test_web_api import (
@@ -135,3 +136,14 @@ def test_analysis_cannot_starve_a_game(tmp_path: Path, threads: int) -> None:
         finally:
             for socket in sockets:
                 socket.__exit__(None, None, None)
+
+
+def test_websocket_handshakes_over_the_rate_are_refused(tmp_path: Path) -> None:
+    with app_with(tmp_path, write_rate=0.1, write_burst=2) as client:
+        for _ in range(2):
+            with client.websocket_connect("/api/analysis", headers=ORIGIN):
+                pass
+        with pytest.raises(WebSocketDisconnect) as refused, \
+                client.websocket_connect("/api/analysis", headers=ORIGIN):
+            pass
+        assert refused.value.code == 1013

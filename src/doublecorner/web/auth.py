@@ -11,7 +11,8 @@ never the request.
 
 from __future__ import annotations
 
-from fastapi import Request
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException
 
 from doublecorner.web.games import GameService
@@ -25,6 +26,10 @@ from doublecorner.web.tokens import (
 
 FORBIDDEN = 403
 BEARER_HINT = "send 'Authorization: Bearer TOKEN' with the token the game gave its seat"
+# Declares the scheme in the OpenAPI schema; the header is read (and refused) below.
+_bearer = Depends(HTTPBearer(auto_error=False, scheme_name="seat token",
+                             description="the token of a seat of the game (from the answer "
+                                         "that created or joined it)"))
 
 
 def _service(request: Request) -> GameService:
@@ -43,18 +48,21 @@ async def _seat(request: Request, game_id: str, tokens: list[str]) -> Seat:
     return seat
 
 
-async def acting_seat(game_id: str, request: Request) -> Seat:
+async def acting_seat(game_id: str, request: Request,
+                      _: HTTPAuthorizationCredentials | None = _bearer) -> Seat:
     """The seat whose token the request carries (``403`` without one, or with another's)."""
     return await _seat(request, game_id, bearer_tokens(request.headers.get("authorization")))
 
 
-async def viewing_seat(game_id: str, request: Request) -> Seat | None:
+async def viewing_seat(game_id: str, request: Request,
+                       _: HTTPAuthorizationCredentials | None = _bearer) -> Seat | None:
     """The seat of the request's token, ``None`` without one (``403`` with a wrong one)."""
     tokens = bearer_tokens(request.headers.get("authorization"))
     return None if not tokens else await _seat(request, game_id, tokens)
 
 
-async def caller_tokens(request: Request) -> list[str]:
+async def caller_tokens(request: Request,
+                        _: HTTPAuthorizationCredentials | None = _bearer) -> list[str]:
     """The tokens a request names (``Authorization: Bearer T1, T2``), to list their games."""
     tokens = bearer_tokens(request.headers.get("authorization"))
     if len(tokens) > MAX_LISTED_TOKENS:

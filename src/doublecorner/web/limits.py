@@ -5,7 +5,8 @@ client is the proxy: give each its own limits there). A
 :class:`RateLimiter` is a token bucket per client: ``burst`` requests at
 once, then ``rate`` per second; a request over it is refused with the
 seconds to wait. :class:`RateLimitMiddleware` applies one to every request
-that changes state (``429`` with ``Retry-After``); the analysis stream asks
+that changes state (``429`` with ``Retry-After``) and to every WebSocket
+handshake (refused with close code 1013, try again later); the analysis stream asks
 another before each search, and :class:`ClientSlots` before it starts one.
 
 >>> now = [0.0]
@@ -32,6 +33,7 @@ from doublecorner.web.asgi_errors import send_error
 from doublecorner.web.edge import SAFE_METHODS
 
 MAX_TRACKED_CLIENTS = 10_000  # buckets kept; full ones are dropped first
+TRY_AGAIN_LATER = 1013  # the WebSocket close code for a handshake over the rate
 
 
 @dataclass
@@ -97,6 +99,11 @@ class RateLimitMiddleware:
         self.limiter = limiter
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and self.limiter.wait(client_of(scope)) > 0:
+            await receive()  # the handshake's websocket.connect
+            await send({"type": "websocket.close", "code": TRY_AGAIN_LATER,
+                        "reason": "too many requests: try again later"})
+            return
         if scope["type"] == "http" and scope.get("method", "GET") not in SAFE_METHODS:
             wait = self.limiter.wait(client_of(scope))
             if wait > 0:
@@ -145,8 +152,9 @@ class ServerLimits:
 
     write_rate: float = 20.0
     write_burst: int = 40
-    analysis_rate: float = 1.0
-    analysis_burst: int = 5
+    # Stepping through a game with analysis on starts a search per position shown.
+    analysis_rate: float = 5.0
+    analysis_burst: int = 20
     analyses_per_client: int = 2
     max_games: int | None = 100_000
     max_games_per_client: int | None = 5_000

@@ -5,7 +5,8 @@ Game}``, the game as it is; then one such message per change (``event``
 ``changed``, ``joined`` when a friend takes the invited seat, ``deleted``).
 A reload or a dropped connection resyncs by connecting again. The client
 may send ``{"type": "ping"}`` (answered ``{"type": "pong"}``); anything
-else gets an ``error`` message and the stream goes on. A private game's
+else gets an ``error`` message and the stream goes on, unless the client
+sends nothing else (:data:`MAX_ERRORS_IN_A_ROW` in a row: closed with 1008). A private game's
 stream needs ``?token=`` with a token of one of its seats.
 
 The game service calls :meth:`LiveHub.publish` with each change, with the
@@ -31,6 +32,7 @@ from doublecorner.web.state import GameState
 from doublecorner.web.tokens import seat_of
 
 MAX_BACKLOG = 100  # messages a stream may fall behind before it is dropped
+MAX_ERRORS_IN_A_ROW = 20  # a client that errs this often is not a page with a bug
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
 
@@ -119,6 +121,7 @@ async def _send_all(websocket: WebSocket, queue: asyncio.Queue[Message | None]) 
 
 
 async def _receive_all(websocket: WebSocket) -> None:
+    errors_in_a_row = 0
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -130,7 +133,12 @@ async def _receive_all(websocket: WebSocket) -> None:
             request = {"error": error.msg}
         if isinstance(request, dict) and request == {"type": "ping"}:
             reply: Message = {"type": "pong"}
+            errors_in_a_row = 0
         else:
             reply = {"type": "error", "error": "the live stream takes only {\"type\": \"ping\"}"}
+            errors_in_a_row += 1
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await websocket.send_json(reply)
+            if errors_in_a_row >= MAX_ERRORS_IN_A_ROW:
+                await websocket.close(POLICY_VIOLATION, "too many bad messages")
+                return
