@@ -223,8 +223,9 @@ def test_every_move_the_engine_returns_is_legal(position: Position) -> None:
 
 def test_weights_change_the_evaluation() -> None:
     position = Position.from_fen("B:W21-32:B1-11,K12")
-    plain = Engine(hash_mb=1).evaluate(position)
-    richer = Engine(hash_mb=1, weights=Weights.default().replace(king=300.0)).evaluate(position)
+    plain = Engine(hash_mb=1, evaluation="linear").evaluate(position)
+    richer = Engine(hash_mb=1, evaluation="linear",
+                    weights=Weights.default().replace(king=300.0)).evaluate(position)
     assert richer.value > plain.value
 
 

@@ -145,7 +145,11 @@ def test_a_match_through_the_protocol_at_fixed_depth_is_deterministic(
         texts.append(pdn.read_text())
     assert texts[0] == texts[1]
     assert texts[0].count('[Black "dcp"]') == 1 and texts[0].count('[White "dcp"]') == 1
-    assert "+0 =2 -0" in capsys.readouterr().out  # the same engine at the same depth
+    # The same engine at the same depth plays the same game, whichever side the program has.
+    games = [game.split("\n\n", 1)[1].strip() for game in texts[0].split("[Event ")[1:]]
+    assert len(games) == 2 and games[0] == games[1]
+    summary = capsys.readouterr().out
+    assert re.search(r"\+(\d+) =\d+ -\1 ", summary)  # as many wins as losses
 
 
 def test_an_engine_declaration_needs_a_name_and_a_command() -> None:

@@ -37,7 +37,8 @@ from doublecorner.match.pentanomial import PairCounter
 from doublecorner.match.sprt import SequentialTest, Sprt, Verdict, parse_sprt
 
 DEFAULT_SECONDS = 0.1
-PLAYER_HELP = ("a player: engine[:time=S|depth=D,hash=MB,name=N], random[:seed=N], "
+PLAYER_HELP = ("a player: engine[:time=S|depth=D,hash=MB,eval=nn|linear,weights=FILE,name=N], "
+               "random[:seed=N], "
                "pydraughts[:python=PATH,time=S], openspiel[:python=PATH,time=S] (the peers "
                "run under the given Python, where their package is installed), or the name "
                "of an --engine [:time=S|depth=D]")
@@ -297,9 +298,14 @@ def _match(arguments: argparse.Namespace) -> int:
     fallbacks = sum(record.fallback_moves for record in records)
     if fallbacks:
         print(f"{fallbacks} moves were played at random for a player that produced none")
-    nodes = sum(engine.nodes for engine in our_engines)
-    seconds = sum(engine.seconds for engine in our_engines)
-    if seconds > 0:
-        print(f"engine: {nodes} nodes in {seconds:.1f} s searching "
-              f"({nodes / seconds:,.0f} nodes/s)", file=sys.stderr)
+    # Each engine player's speed on its own line (both sides may be the engine).
+    searched: dict[str, list[float]] = {}
+    for engine in our_engines:
+        totals = searched.setdefault(engine.name, [0, 0.0])
+        totals[0] += engine.nodes
+        totals[1] += engine.seconds
+    for name, (nodes, seconds) in searched.items():
+        if seconds > 0:
+            print(f"{name}: {nodes:,.0f} nodes in {seconds:.1f} s searching "
+                  f"({nodes / seconds:,.0f} nodes/s)", file=sys.stderr)
     return EXIT_OK
