@@ -1,8 +1,11 @@
 """Reinforcement-learning environments: PettingZoo (two agents) and Gymnasium (one).
 
-Install the ``envs`` extra (``pip install 'doublecorner[envs]'``); the core
-library never imports this package. Importing it registers the Gymnasium id
-``doublecorner/DoubleCorner-v0``.
+:class:`BatchedGame` holds N games as arrays and steps them all with one
+compiled call; ``gymnasium.make_vec`` gives it as a vector environment
+(:class:`DoubleCornerVectorEnv`). Install the ``envs`` extra
+(``pip install 'doublecorner[envs]'``); the core library never imports this
+package. Importing it registers the Gymnasium id ``doublecorner/DoubleCorner-v0``
+(with a vector entry point).
 
 >>> from doublecorner.envs import DoubleCornerAEC, DoubleCornerEnv
 >>> env = DoubleCornerEnv(opponent="random", play_as="black", max_steps=200)
@@ -30,21 +33,26 @@ from doublecorner.envs.actions import (
     move_actions,
 )
 from doublecorner.envs.aec import DoubleCornerAEC, env
+from doublecorner.envs.batch import BatchedGame
 from doublecorner.envs.game import ActionGame
 from doublecorner.envs.gym import DoubleCornerEnv
 from doublecorner.envs.observation import PLANES
+from doublecorner.envs.vector import DoubleCornerVectorEnv
 
 GYMNASIUM_ID = "doublecorner/DoubleCorner-v0"
 if GYMNASIUM_ID not in gymnasium.registry:  # a reload must not register it twice
-    gymnasium.register(id=GYMNASIUM_ID, entry_point="doublecorner.envs.gym:DoubleCornerEnv")
+    gymnasium.register(id=GYMNASIUM_ID, entry_point="doublecorner.envs.gym:DoubleCornerEnv",
+                       vector_entry_point="doublecorner.envs.vector:DoubleCornerVectorEnv")
 
 __all__ = [
     "ACTION_COUNT",
     "GYMNASIUM_ID",
     "PLANES",
     "ActionGame",
+    "BatchedGame",
     "DoubleCornerAEC",
     "DoubleCornerEnv",
+    "DoubleCornerVectorEnv",
     "IllegalActionError",
     "InvalidActionError",
     "action_hop",
