@@ -6,6 +6,7 @@ Usage::
     python bench/envs.py --quick      # a smoke run of a few seconds
     python bench/envs.py --no-peers   # doublecorner only
     python bench/envs.py --json       # one JSON document on stdout instead of the table
+    python bench/envs.py --batch-only # of ours, only the batched loops (with OpenSpiel)
 
 Every loop plays whole games from the start position with uniformly random
 legal choices, for a fixed time, and counts actions (a multi-jump is one
@@ -18,7 +19,12 @@ action per jump in both libraries) and games. The loops, in this interpreter:
 * ``DoubleCornerAEC``: ``last()`` (observation planes and action mask) and
   ``step()`` for both agents: what a PettingZoo learner pays per step;
 * ``DoubleCornerEnv``: ``step()`` against the random opponent, whose reply is
-  made inside the agent's step (so a step counts one or two moves).
+  made inside the agent's step (so a step counts one or two moves);
+* ``BatchedGame``: N games in self-play, ``random_actions()`` (a random legal
+  action per game, from the masks) and ``step()`` (one compiled call writing
+  every mask, observation, reward and end), at N = 1, 64, 256 and 1024, with one
+  thread and with two (a thread per half-batch: the kernel releases the GIL).
+  Then N = 65,536 is built and stepped, and its bytes per game printed.
 
 OpenSpiel (``pyspiel.load_game("checkers")``, C++ with Python bindings) runs in
 its own virtualenv, ``bench/.venvs/open-spiel``, created on first use by
@@ -48,11 +54,18 @@ sys.path.insert(0, str(BENCH_DIR))
 import numpy as np  # noqa: E402
 
 from doublecorner import Board  # noqa: E402
-from doublecorner.envs import ActionGame, DoubleCornerAEC, DoubleCornerEnv  # noqa: E402
+from doublecorner.envs import (  # noqa: E402
+    ActionGame,
+    BatchedGame,
+    DoubleCornerAEC,
+    DoubleCornerEnv,
+)
 from perft import PEERS, PeerError, format_table, progress, run_worker  # noqa: E402
 
 FULL_SECONDS = 4.0  # per loop
 QUICK_SECONDS = 0.5
+BATCH_SIZES = (1, 64, 256, 1024)
+LARGE_BATCH = 65_536
 PEER_TIMEOUT = 300.0
 WORKER = BENCH_DIR / "peers" / "open_spiel_env_worker.py"
 
@@ -146,6 +159,48 @@ def bench_ours(seconds: float) -> list[Result]:
     ]
 
 
+def timed_batch(games: int, threads: int, seconds: float) -> Result:
+    """Random masked self-play in a :class:`BatchedGame` of ``games`` for ``seconds``."""
+    progress(f"doublecorner: BatchedGame N={games}, {threads} thread(s) ...")
+    batch = BatchedGame(games, seed=0, threads=threads)
+    for _ in range(3):  # warm-up: loads the kernel, not timed
+        batch.step(batch.random_actions())
+    steps = finished = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        for _ in range(max(1, 4096 // games)):
+            batch.step(batch.random_actions())
+            finished += int(np.count_nonzero(batch.ends))
+            steps += 1
+        elapsed = time.perf_counter() - start
+    batch.close()
+    return Result("doublecorner",
+                  f"BatchedGame N={games}: random_actions() + step(), {threads} thread(s)",
+                  finished, steps * games, elapsed, observed=True)
+
+
+def large_batch() -> str:
+    """Build and step :data:`LARGE_BATCH` games; a line with bytes per game and the speed."""
+    progress(f"doublecorner: BatchedGame N={LARGE_BATCH:,} ...")
+    start = time.perf_counter()
+    batch = BatchedGame(LARGE_BATCH, seed=0)
+    built = time.perf_counter() - start
+    steps = 20
+    start = time.perf_counter()
+    for _ in range(steps):
+        batch.step(batch.random_actions())
+    elapsed = time.perf_counter() - start
+    return (f"N = {LARGE_BATCH:,}: {batch.nbytes / LARGE_BATCH:,.0f} bytes per game "
+            f"({batch.nbytes / 2**20:,.0f} MiB), built in {built:.2f} s, "
+            f"{steps * LARGE_BATCH / elapsed:,.0f} actions/s on one thread")
+
+
+def bench_batch(seconds: float) -> list[Result]:
+    return [timed_batch(games, threads, seconds)
+            for threads in (1, 2) for games in BATCH_SIZES]
+
+
 def bench_open_spiel(seconds: float) -> list[Result]:
     """OpenSpiel's two loops, run by the worker in OpenSpiel's virtualenv.
 
@@ -175,7 +230,8 @@ def ratio(result: Result, peers: Sequence[Result]) -> str:
     return f"{value:.2f}x"
 
 
-def format_text(ours: Sequence[Result], peers: Sequence[Result], failure: str | None) -> str:
+def format_text(ours: Sequence[Result], peers: Sequence[Result], failure: str | None,
+                large: str | None = None) -> str:
     header = ["implementation", "loop", "games", "actions", "seconds", "actions/s", "games/s",
               "vs OpenSpiel"]
     rows = [header] + [
@@ -189,19 +245,23 @@ def format_text(ours: Sequence[Result], peers: Sequence[Result], failure: str | 
     lines += ["", "vs OpenSpiel: actions/s over OpenSpiel's loop of the same kind (with or "
               "without observations).",
               "A DoubleCornerEnv step also makes the random opponent's reply: its games/s "
-              "compares with the AEC loop's."]
+              "compares with the AEC loop's.",
+              "BatchedGame counts every game's action of a step (N per step)."]
+    if large:
+        lines += [large]
     if failure:
         lines += ["", f"not measured: open-spiel: {failure}"]
     return "\n".join(lines)
 
 
-def format_json(ours: Sequence[Result], peers: Sequence[Result], failure: str | None) -> str:
+def format_json(ours: Sequence[Result], peers: Sequence[Result], failure: str | None,
+                large: str | None = None) -> str:
     def record(result: Result) -> dict[str, Any]:
         return dict(asdict(result), actions_per_second=result.actions_per_second,
                     games_per_second=result.games_per_second)
 
     return json.dumps({"results": [record(result) for result in [*ours, *peers]],
-                       "failure": failure}, indent=2)
+                       "failure": failure, "large_batch": large}, indent=2)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -209,9 +269,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="half a second per loop")
     parser.add_argument("--no-peers", action="store_true", help="measure doublecorner only")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--batch-only", action="store_true",
+                        help="of doublecorner's loops, only the batched ones")
+    parser.add_argument("--no-large", action="store_true",
+                        help=f"skip building and stepping N = {LARGE_BATCH:,} games")
     arguments = parser.parse_args(argv)
     seconds = QUICK_SECONDS if arguments.quick else FULL_SECONDS
-    ours = bench_ours(seconds)
+    ours = [] if arguments.batch_only else bench_ours(seconds)
+    ours += bench_batch(seconds)
+    large = None if arguments.no_large else large_batch()
     peers: list[Result] = []
     failure = None
     if not arguments.no_peers:
@@ -220,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (PeerError, OSError) as error:
             failure = str(error)
             progress(f"open-spiel: skipped ({error})")
-    print((format_json if arguments.json else format_text)(ours, peers, failure))
+    print((format_json if arguments.json else format_text)(ours, peers, failure, large))
     return 0
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import doctest
 from collections import deque
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -116,3 +118,10 @@ def test_render_draws_every_game() -> None:
     envs.reset(seed=0)
     pictures = envs.render()
     assert pictures is not None and len(pictures) == 2 and "Black to move" in pictures[0]
+
+
+def test_the_examples_of_docs_envs_md_run() -> None:
+    path = Path(__file__).resolve().parents[1] / "docs" / "envs.md"
+    failures, tried = doctest.testfile(str(path), module_relative=False,
+                                       optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0

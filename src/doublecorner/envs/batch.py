@@ -206,7 +206,7 @@ class BatchedGame:
         # One engine per part: an engine searches one position at a time.
         self._engines = ({low: Engine() for low, _ in self._parts}
                          if self._strength is not None else {})
-        self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
+        self._pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
         self.seed(seed)
         self.reset()
 
@@ -343,11 +343,12 @@ class BatchedGame:
 
     def _run(self, work: Callable[[int, tuple[np.ndarray, ...]], int]) -> int:
         """``work`` on every part (in the threads, if any); the first refused game, or -1."""
-        if self._pool is None:
-            low, arrays = self._parts[0]
+        low, arrays = self._parts[0]
+        if self._pool is None or len(self._parts) == 1:
             return work(low, arrays)
-        results = [future.result() for future in
-                   [self._pool.submit(work, low, arrays) for low, arrays in self._parts]]
+        # The calling thread steps the first part itself: one hand-over fewer per step.
+        futures = [self._pool.submit(work, *part) for part in self._parts[1:]]
+        results = [work(low, arrays)] + [future.result() for future in futures]
         return max(results)
 
     def close(self) -> None:
@@ -361,6 +362,11 @@ class BatchedGame:
     def current_player(self) -> np.ndarray:
         """The side to act in each game: 0 Black, 1 White (a view; it changes with the games)."""
         return self._state[:, kernel.TURN]
+
+    @property
+    def positions(self) -> np.ndarray:
+        """Each game's ``(black, white, kings, turn)`` of its completed moves (a view)."""
+        return self._state[:, :4]
 
     @property
     def agent_color(self) -> np.ndarray:
