@@ -47,6 +47,7 @@ from doublecorner.position import Position
 Start = Literal["start", "deck"] | Sequence[str]
 # Moves the generator may write for one position: far more than any game reaches.
 MOVE_CAPACITY = 1024
+ENGINE_HASH_MB = 16  # per thread, as the single environment's engine opponent
 END_REASONS = {kernel.NO_MOVES: Termination.NO_MOVES.value,
                kernel.FORTY_MOVE_RULE: Termination.FORTY_MOVE_RULE.value,
                kernel.THREEFOLD_REPETITION: Termination.THREEFOLD_REPETITION.value,
@@ -204,7 +205,7 @@ class BatchedGame:
         self._random = np.zeros(num_games, dtype=np.int64)
         self._parts = self._split(threads)
         # One engine per part: an engine searches one position at a time.
-        self._engines = ({low: Engine() for low, _ in self._parts}
+        self._engines = ({low: Engine(hash_mb=ENGINE_HASH_MB) for low, _ in self._parts}
                          if self._strength is not None else {})
         self._pool = ThreadPoolExecutor(threads - 1) if threads > 1 else None
         self.seed(seed)
