@@ -191,3 +191,16 @@ def test_the_kernel_runs_the_same_without_jit() -> None:
         assert completed.returncode == 0, completed.stderr
         results.append(completed.stdout.strip())
     assert results[0] == results[1]
+
+
+def test_outputs_go_into_the_callers_buffers() -> None:
+    observations = np.ones((3, 8, 8, 8), dtype=np.float32)
+    masks = np.zeros((3, 128), dtype=np.int8)
+    batch = BatchedGame(3, seed=0, observations=observations, action_masks=masks)
+    batch.step(batch.random_actions())
+    assert batch.observations is observations and batch.action_masks is masks
+    assert masks.sum() > 0 and observations[:, :, :, 0].sum() == 3 * 12
+    with pytest.raises(ValueError, match="invalid rewards buffer"):
+        BatchedGame(3, rewards=np.zeros((3, 2)))  # float64
+    with pytest.raises(ValueError, match="invalid terminated buffer"):
+        BatchedGame(3, terminated=np.zeros(6, dtype=bool)[::2])

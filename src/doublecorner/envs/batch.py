@@ -90,6 +90,24 @@ def _start_rows(start: Start) -> tuple[np.ndarray, bool]:
     return rows, drawn
 
 
+def _buffer(given: np.ndarray | None, name: str, shape: tuple[int, ...],
+            dtype: type[Any]) -> np.ndarray:
+    """``given``, the caller's array for an output, if it fits; else a new array of zeros.
+
+    :raises ValueError: ``given`` has another shape or dtype, or is not a writeable
+        C-contiguous array.
+    """
+    if given is None:
+        return np.zeros(shape, dtype=dtype)
+    if (not isinstance(given, np.ndarray) or given.shape != shape or given.dtype != dtype
+            or not given.flags.c_contiguous or not given.flags.writeable):
+        found = (f"{given.shape} {given.dtype}" if isinstance(given, np.ndarray)
+                 else type(given).__name__)
+        raise ValueError(f"invalid {name} buffer ({found}): expected a writeable C-contiguous "
+                         f"array of shape {shape} and dtype {np.dtype(dtype)}")
+    return given
+
+
 def _check_replies(starts: np.ndarray, play_as: int) -> None:
     """Against an opponent: its first move from a start must not end the game.
 
@@ -138,6 +156,11 @@ class BatchedGame:
     thread, its table shared by the games of its part) and the replies made
     in one more kernel call.
 
+    ``observations``, ``action_masks``, ``rewards``, ``terminated`` and
+    ``truncated`` may be the caller's own arrays (of the shapes and dtypes of
+    the attributes of the same names, C-contiguous): the batch then writes its
+    outputs there, and keeps writing there at every step.
+
     ``threads`` > 1 steps that many parts of the batch in parallel threads.
     ``seed`` seeds every game's generator (its starts, the opponent's moves).
 
@@ -152,7 +175,11 @@ class BatchedGame:
                  illegal_action: Literal["raise", "lose"] = "raise",
                  opponent: Literal["none", "random", "engine"] = "none", level: int = 1,
                  play_as: Literal["black", "white", "random"] = "black",
-                 seed: int | None = None, threads: int = 1) -> None:
+                 seed: int | None = None, threads: int = 1,
+                 observations: np.ndarray | None = None,
+                 action_masks: np.ndarray | None = None, rewards: np.ndarray | None = None,
+                 terminated: np.ndarray | None = None,
+                 truncated: np.ndarray | None = None) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise ValueError(f"invalid num_games {num_games!r}: expected an int of at least 1")
         if max_steps is not None and (isinstance(max_steps, bool)
@@ -188,15 +215,17 @@ class BatchedGame:
         self._state[:, kernel.PLAY_AS] = (_PLAY_AS[play_as]
                                           if self._opponent != kernel.OPPONENT_NONE else -1)
         self._history = np.zeros((num_games, kernel.HISTORY_PLIES, 2), dtype=np.uint32)
-        self.observations = np.zeros((num_games, *SHAPE), dtype=np.float32)
+        self.observations = _buffer(observations, "observations", (num_games, *SHAPE),
+                                    np.float32)
         """Each game's planes, as its side to act (or the agent) sees them."""
-        self.action_masks = np.zeros((num_games, ACTION_COUNT), dtype=np.int8)
+        self.action_masks = _buffer(action_masks, "action_masks", (num_games, ACTION_COUNT),
+                                    np.int8)
         """Each game's legal actions, 0/1 (all 0 in a game that has ended, next-step)."""
-        self.rewards = np.zeros((num_games, 2), dtype=np.float32)
+        self.rewards = _buffer(rewards, "rewards", (num_games, 2), np.float32)
         """This step's reward of each game's Black (column 0) and White (column 1)."""
-        self.terminated = np.zeros(num_games, dtype=bool)
+        self.terminated = _buffer(terminated, "terminated", (num_games,), np.bool_)
         """Games won or lost this step."""
-        self.truncated = np.zeros(num_games, dtype=bool)
+        self.truncated = _buffer(truncated, "truncated", (num_games,), np.bool_)
         """Games drawn (threefold repetition, forty-move rule) or capped this step."""
         self.ends = np.zeros(num_games, dtype=np.int8)
         """Why each game ended this step: a code of ``doublecorner.kernel.batch``, 0 if not."""
