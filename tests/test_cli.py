@@ -79,8 +79,8 @@ def test_perft_divide_lists_root_moves_first(capsys: pytest.CaptureFixture[str])
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["perft", "x"], "depth must be a whole number"),
-    (["perft", "-3"], "depth must be 0 or more"),
+    (["perft", "x"], "expected a whole number"),
+    (["perft", "-3"], "depth must be 0 to 27"),
     (["moves", "Z:W1"], "side to move is missing"),
     (["show", "B:W1:B1"], "both sides"),
     (["frobnicate"], "invalid choice"),

@@ -60,7 +60,7 @@ def test_bestmove_in_a_lost_position_says_so(capsys: pytest.CaptureFixture[str])
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["analyse", "--depth", "0"], "at least 1"),
+    (["analyse", "--depth", "0"], "expected 1 to 100 plies, not 0"),
     (["analyse", "--time", "soon"], "number of seconds"),
     (["analyse", "--depth", "3", "--time", "1"], "not allowed with"),
     (["bestmove", "--moves", "11-15 11-16"], "--moves, move 2: illegal move '11-16'"),

@@ -15,7 +15,8 @@ from doublecorner.engine import Engine
 from doublecorner.engine.levels import Strength
 
 FAST = ("--level", "1", "--hash", "1")
-ENGINE_MOVE = re.compile(r"engine plays (\S+) \(score (\S+|win in \d+|loss in \d+), depth \d+\)")
+ENGINE_MOVE = re.compile(
+    r"engine plays (\S+) \(score (\S+|win in \d+|loss in \d+) for the engine, depth \d+\)")
 HEADER_BLACK_AT_BOTTOM = "h g f e d c b a"
 HEADER_WHITE_AT_BOTTOM = "a b c d e f g h"
 

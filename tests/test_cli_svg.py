@@ -26,13 +26,12 @@ def test_show_svg_dash_prints_only_the_picture(capsys: pytest.CaptureFixture[str
     assert len(with_class(root, "coordinate", "number")) == 32  # numbers by default
 
 
-def test_show_svg_file_writes_the_picture_and_still_prints_the_board(
+def test_show_svg_file_writes_the_picture_instead_of_the_text_board(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     target = tmp_path / "kings.svg"
     status, out, _ = run(capsys, "show", "W:WK15,20:BK28,12", "--svg", str(target),
                          "--style", "book", "--coordinates", "algebraic", "--flip")
-    assert status == 0
-    assert "White to move" in out and "h g f e d c b a" in out  # the flipped text board
+    assert (status, out) == (0, "")
     root = parse(target.read_text(encoding="utf-8"))
     assert target.read_text(encoding="utf-8") == svg.board(
         Position.from_fen("W:WK15,20:BK28,12"), style=svg.Style.BOOK,
@@ -69,5 +68,5 @@ def test_show_svg_reports_a_file_it_cannot_write(capsys: pytest.CaptureFixture[s
                                                  tmp_path: Path) -> None:
     target = tmp_path / "missing" / "board.svg"
     status, out, err = run(capsys, "show", "--svg", str(target))
-    assert (status, out) == (1, "")
-    assert "cannot write" in err and str(target) in err
+    assert (status, out) == (2, "")
+    assert "does not exist" in err and str(target) in err and err.count("\n") == 1

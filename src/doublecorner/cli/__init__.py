@@ -2,16 +2,21 @@
 
 Each subcommand lives in its own module with an ``add_parsers`` function that
 registers it and a ``run`` function that carries it out. Results go to stdout,
-diagnostics to stderr; exit status 0 on success, 1 when the work failed, 2 for
-bad input (with a one-line message, no traceback).
+diagnostics to stderr. Exit status: 0 on success; 2 for bad input or an
+environment that cannot do the work (a missing file or folder, too little
+memory, a missing extra), said in one line before any work starts where it can
+be; 1 when the work was done and failed (faults found, a game that could not
+be analysed) or was interrupted. Never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
+from doublecorner import __version__
 from doublecorner.cli import egtb, engine, match, pdn, play, protocol, rules, serve, train
 from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, Parser, UsageError
 from doublecorner.errors import DraughtsError
@@ -24,6 +29,7 @@ COMMAND_MODULES = (rules, engine, protocol, match, play, pdn, serve, egtb, train
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="doublecorner",
                     description="English draughts (American checkers) tools.")
+    parser.add_argument("--version", action="version", version=f"doublecorner {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in COMMAND_MODULES:
         module.add_parsers(commands)
@@ -34,12 +40,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
         arguments = build_parser().parse_args(argv)
-        return int(arguments.run(arguments))
+        status = int(arguments.run(arguments))
+        sys.stdout.flush()  # a closed pipe is found here rather than at exit
+        return status
     except (UsageError, DraughtsError) as error:
         print(f"doublecorner: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly, like any filter, and keep
+        # Python's final flush from failing on the closed pipe again.
+        _silence_stdout()
+        return EXIT_FAILURE
     except KeyboardInterrupt:
         print("doublecorner: interrupted", file=sys.stderr)
         return EXIT_FAILURE
+    except MemoryError:
+        print("doublecorner: error: out of memory", file=sys.stderr)
+        return EXIT_USAGE
     except SystemExit as exit_request:  # --help and --version end the parse early
         return exit_request.code if isinstance(exit_request.code, int) else EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, once its reader has gone."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file: nothing to flush later
+        pass

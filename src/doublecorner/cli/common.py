@@ -5,15 +5,21 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+import threading
 import time
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
+from doublecorner.errors import quoted
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 LOCAL_RAY = "local"  # what --ray without an ADDRESS stands for
 PROGRESS_EVERY_SECONDS = 0.5
+MAX_DIGITS = 19  # a whole number option of more digits than this is out of any range
+
+
+T = TypeVar("T")
 
 
 class UsageError(Exception):
@@ -28,13 +34,24 @@ class Parser(argparse.ArgumentParser):
 
 
 def positive_float(text: str) -> float:
-    """An argparse type: a number of seconds above zero."""
+    """An argparse type: a number of seconds above zero, in ASCII digits.
+
+    >>> positive_float("0.5")
+    0.5
+    >>> positive_float("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected a positive number of seconds, not '0'
+    """
     try:
+        if not text.isascii():  # float() reads other scripts' digits too
+            raise ValueError(text)
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, not {quoted(text)}") from None
     if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of seconds, not {quoted(text)}")
     return value
 
 
@@ -51,13 +68,21 @@ def whole_number(low: int, high: int | None, out_of_range: str, *,
     >>> dozen("13")
     Traceback (most recent call last):
     argparse.ArgumentTypeError: expected 1 to 12, not 13
+    >>> dozen("9" * 40)
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected 1 to 12, not 999999999999... (40 digits)
     """
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {expected}, not {text!r}") from None
+        digits = text.strip().removeprefix("-").removeprefix("+")
+        # ASCII digits only (int() reads '١٢' and '1_000'); a number of more
+        # digits than any limit here is out of range without reading it.
+        if not (digits.isascii() and digits.isdigit()):
+            raise argparse.ArgumentTypeError(f"expected {expected}, not {quoted(text)}")
+        if len(digits.lstrip("0")) > MAX_DIGITS:
+            shown = f"{text.strip()[:12]}... ({len(digits)} digits)"
+            raise argparse.ArgumentTypeError(out_of_range.format(value=shown))
+        value = int(text)
         if value < low or (high is not None and value > high):
             raise argparse.ArgumentTypeError(out_of_range.format(value=value))
         return value
@@ -97,6 +122,39 @@ def ray_address(arguments: argparse.Namespace) -> str | None:
     if importlib.util.find_spec("ray") is None:
         raise UsageError("--ray needs Ray: pip install 'doublecorner[ray]'")
     return None if arguments.ray == LOCAL_RAY else str(arguments.ray)
+
+
+def in_background(work: Callable[[], T]) -> T:
+    """``work()`` run in a daemon thread, the caller waiting so that Ctrl-C is felt at once.
+
+    Compiled code (a perft count) holds the calling thread without running
+    Python, so a KeyboardInterrupt would wait for it to end, hours later. Here
+    the interrupt reaches the caller while the thread is left to die with
+    the process.
+
+    >>> in_background(lambda: 6 * 7)
+    42
+
+    :raises KeyboardInterrupt: Ctrl-C; the work goes on until the process ends.
+    """
+    results: list[T] = []
+    failures: list[BaseException] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            results.append(work())
+        except BaseException as error:  # handed to the caller below
+            failures.append(error)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="doublecorner-work", daemon=True).start()
+    while not done.wait(0.05):
+        pass
+    if failures:
+        raise failures[0]
+    return results[0]
 
 
 class ProgressBar:

@@ -18,6 +18,7 @@ from doublecorner.cli.common import (
     ray_address,
     whole_number,
 )
+from doublecorner.cli.streams import check_directory_option
 from doublecorner.egtb import (
     TableError,
     Value,
@@ -84,7 +85,10 @@ _plies = whole_number(0, FORTY_MOVE_PLIES - 1,
 
 
 def _directory(arguments: argparse.Namespace) -> Path:
-    return Path(arguments.dir) if arguments.dir is not None else default_directory()
+    """The ``--dir`` folder (it or its parent must exist), else the default one."""
+    if arguments.dir is None:
+        return default_directory()
+    return check_directory_option(arguments.dir, "--dir")
 
 
 def _build(arguments: argparse.Namespace) -> int:

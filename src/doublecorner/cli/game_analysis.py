@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 import itertools
 import sys
 from pathlib import Path
@@ -23,8 +24,9 @@ from doublecorner.cli.engine import (
     engine_from_arguments,
     limit_from_arguments,
 )
+from doublecorner.cli.streams import check_output_file
 from doublecorner.engine import Engine, Limit
-from doublecorner.errors import DraughtsError
+from doublecorner.errors import DraughtsError, quoted
 from doublecorner.pdn import Game, iter_games
 
 PROGRESS_EVERY = 10  # plies between two progress lines within a game
@@ -40,13 +42,13 @@ def analyse_pdn_file(arguments: argparse.Namespace) -> int:
     if arguments.plot is not None and arguments.plot.suffix.lower() not in {".svg", ".png"}:
         raise UsageError(f"--plot must name an .svg or .png file, not {str(arguments.plot)!r}")
     if not path.is_file():
-        raise UsageError(f"no such PDN file: {str(path)!r}")
+        raise UsageError(f"no such PDN file: {quoted(str(path))}")
+    _check_outputs(arguments)
     limit = limit_from_arguments(arguments, default_seconds=DEFAULT_GAME_SECONDS)
     if arguments.ray is not None:
         return _analyse_on_ray(path, limit, arguments, ray_address(arguments))
     engine = engine_from_arguments(arguments)
-    output: TextIO = (arguments.output.open("w", encoding="utf-8") if arguments.output
-                      else sys.stdout)
+    output = _open_output(arguments)
     failures = count = 0
     # The games are read one at a time; the first two tell whether plots need numbers.
     games = iter_games(path)
@@ -59,6 +61,33 @@ def analyse_pdn_file(arguments: argparse.Namespace) -> int:
         if arguments.output:
             output.close()
     return _finish(failures, count)
+
+
+def _check_outputs(arguments: argparse.Namespace) -> None:
+    """Check ``--output`` and ``--plot`` (and matplotlib for it) before any game is analysed.
+
+    :raises UsageError: a path cannot be written, or matplotlib is missing.
+    """
+    if arguments.output is not None:
+        check_output_file(arguments.output, "--output")
+    if arguments.plot is not None:
+        check_output_file(arguments.plot, "--plot")
+        if importlib.util.find_spec("matplotlib") is None:
+            raise UsageError("--plot needs matplotlib: pip install 'doublecorner[plot]'")
+
+
+def _open_output(arguments: argparse.Namespace) -> TextIO:
+    """The ``--output`` file opened for writing, else stdout.
+
+    :raises UsageError: the file cannot be created.
+    """
+    if arguments.output is None:
+        return sys.stdout
+    try:
+        return open(arguments.output, "w", encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {quoted(str(arguments.output))}: "
+                         f"{error.strerror or error}") from None
 
 
 def _finish(failures: int, count: int) -> int:
@@ -89,8 +118,7 @@ def _analyse_on_ray(path: Path, limit: Limit, arguments: argparse.Namespace,
         else:
             sent.append(index)
     written = failures = finished = 0
-    output: TextIO = (arguments.output.open("w", encoding="utf-8") if arguments.output
-                      else sys.stdout)
+    output = _open_output(arguments)
 
     def write_ready() -> None:
         nonlocal written, failures

@@ -20,9 +20,9 @@ from doublecorner.cli.common import (
     add_evaluation_options,
     evaluation_from_arguments,
     positive_float,
-    positive_int,
 )
-from doublecorner.cli.engine import DEFAULT_HASH_MB, run_search
+from doublecorner.cli.engine import DEFAULT_HASH_MB, hash_megabytes, new_engine, run_search
+from doublecorner.cli.memory import check_hash_fits
 from doublecorner.color import Color
 from doublecorner.diagram import board_diagram, square_numbers_diagram
 from doublecorner.engine import Engine, SearchResult
@@ -86,7 +86,7 @@ def add_parsers(commands: Any) -> None:
                       help="start with the engine's side at the bottom (default: yours)")
     play.add_argument("--numbers", action="store_true",
                       help="show the square numbers beside the board")
-    play.add_argument("--hash", type=positive_int, default=DEFAULT_HASH_MB, metavar="MB",
+    play.add_argument("--hash", type=hash_megabytes, default=DEFAULT_HASH_MB, metavar="MB",
                       help=f"transposition table size (default: {DEFAULT_HASH_MB})")
     add_evaluation_options(play)
     play.set_defaults(run=_play)
@@ -113,7 +113,9 @@ def _play(arguments: argparse.Namespace) -> int:
         strength = Strength.from_seconds(arguments.time)
     else:
         strength = Strength.from_level(arguments.level or DEFAULT_LEVEL)
-    engine = Engine(hash_mb=arguments.hash, **evaluation_from_arguments(arguments))
+    evaluation = evaluation_from_arguments(arguments)
+    check_hash_fits(arguments.hash)
+    engine = new_engine(arguments.hash, **evaluation)
     session = PlaySession(board, human=human, engine=engine,
                           strength=strength, flipped=(human is Color.BLACK) != arguments.flip,
                           numbers=arguments.numbers)
@@ -285,7 +287,8 @@ class PlaySession:
             raise EngineError(f"the engine found no move in {self.board.fen()}")
         self.board.push(result.move)
         self._board_is_stale = True
-        self._say(f"engine plays {result.move} (score {result.score}, depth {result.depth})")
+        self._say(f"engine plays {result.move} (score {result.score} for the engine, "
+                  f"depth {result.depth})")
 
     # -- commands ------------------------------------------------------------
 

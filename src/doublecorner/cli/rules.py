@@ -6,14 +6,16 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from doublecorner import svg
 from doublecorner.board import Board
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError
+from doublecorner.cli.common import EXIT_OK, UsageError, in_background, whole_number
+from doublecorner.cli.streams import check_output_file, stdin_bytes, text_lines
 from doublecorner.diagram import board_diagram, square_numbers_diagram
-from doublecorner.errors import DraughtsError
+from doublecorner.errors import DraughtsError, quoted
 from doublecorner.fen import STARTING_FEN
+from doublecorner.perft import MAX_DEPTH as MAX_PERFT_DEPTH
 from doublecorner.perft import divide, perft
 from doublecorner.position import Position
 from doublecorner.warmup import ensure_compiled
@@ -56,19 +58,14 @@ def add_parsers(commands: Any) -> None:
     perft_command.set_defaults(run=lambda a: _perft(a.depth, a.fen, show_divide=a.divide))
 
 
-def _depth(text: str) -> int:
-    try:
-        depth = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"depth must be a whole number, not {text!r}") from None
-    if depth < 0:
-        raise argparse.ArgumentTypeError(f"depth must be 0 or more, not {depth}")
-    return depth
+_depth = whole_number(0, MAX_PERFT_DEPTH,
+                      f"depth must be 0 to {MAX_PERFT_DEPTH} (deeper counts overflow 64 bits "
+                      "and take years), not {value}")
 
 
 def _moves(fen: str) -> int:
     if fen == "-":
-        return _moves_from_stream(sys.stdin, sys.stdout)
+        return _moves_from_stream(stdin_bytes(), sys.stdout)
     print("\n".join(_sorted_moves(Board(fen))))
     return EXIT_OK
 
@@ -90,13 +87,13 @@ def _show_command(arguments: argparse.Namespace) -> int:
     if arguments.svg == "-":
         sys.stdout.write(picture)
         return EXIT_OK
+    check_output_file(arguments.svg, "--svg")
     try:
         Path(arguments.svg).write_text(picture, encoding="utf-8")
     except OSError as error:
-        print(f"doublecorner: error: cannot write {arguments.svg!r}: {error.strerror or error}",
-              file=sys.stderr)
-        return EXIT_FAILURE
-    return _show(arguments.fen, flip=arguments.flip, numbers=arguments.numbers)
+        raise UsageError(f"cannot write {quoted(arguments.svg)}: "
+                         f"{error.strerror or error}") from None
+    return EXIT_OK
 
 
 def _show(fen: str, *, flip: bool, numbers: bool) -> int:
@@ -111,8 +108,12 @@ def _show(fen: str, *, flip: bool, numbers: bool) -> int:
     return EXIT_OK
 
 
-def _moves_from_stream(lines: TextIO, out: TextIO) -> int:
-    for number, line in enumerate(lines, start=1):
+def _moves_from_stream(lines: BinaryIO, out: TextIO) -> int:
+    """One line of moves per FEN line; a blank line gets a blank line."""
+    for number, line in text_lines(lines, "stdin"):
+        if not line.strip():
+            out.write("\n")
+            continue
         try:
             board = Board(line)
         except DraughtsError as error:
@@ -127,14 +128,15 @@ def _perft(depth: int, fen: str, *, show_divide: bool) -> int:
     started = time.monotonic()
     if depth >= 1 and (show_divide or depth >= PROGRESS_FROM_DEPTH):
         # Split at the root so that long counts show progress on stderr.
-        rows = divide(position, depth, on_move_done=None if show_divide else _root_progress)
+        rows = in_background(lambda: divide(
+            position, depth, on_move_done=None if show_divide else _root_progress))
         leaves = 0
         for move, count in rows:
             if show_divide:
                 print(f"{move} {count}", flush=True)
             leaves += count
     else:
-        leaves = perft(position, depth)
+        leaves = in_background(lambda: perft(position, depth))
     elapsed = time.monotonic() - started
     print(leaves)
     rate = f", {leaves / elapsed / 1e6:.1f} M leaves/s" if elapsed > 0 else ""

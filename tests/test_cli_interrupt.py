@@ -1,0 +1,109 @@
+"""Ctrl-C, for real: SIGINT sent to ``analyse``, ``bestmove``, ``play`` and ``perft`` processes.
+
+Each process is caught in the middle of its work: ``analyse`` once it has
+printed a depth, ``perft`` once it has counted a root move, ``bestmove`` and
+``play`` once their search threads run (read from ``/proc``, so these tests
+need Linux). They must end within seconds, keep
+what they had, and print no traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from doublecorner import Board
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(),
+                                reason="finds the worker threads in /proc (Linux)")
+
+PROMPT_SECONDS = 30.0  # generous for a loaded machine; a missed SIGINT runs for minutes
+# One thread per library, so that the only extra threads are the command's own.
+QUIET_THREADS = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                 "NUMBA_NUM_THREADS": "1"}
+
+
+def start(*argv: str, stdin: int | None = subprocess.DEVNULL) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "doublecorner", *argv], stdin=stdin,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **QUIET_THREADS})
+
+
+def wait_for_threads(process: subprocess.Popen[str], count: int) -> None:
+    """Wait until ``process`` runs at least ``count`` threads (its worker has started)."""
+    deadline = time.monotonic() + PROMPT_SECONDS * 4  # the first run may compile the kernel
+    tasks = Path(f"/proc/{process.pid}/task")
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"the process ended early: {process.communicate()}")
+        try:
+            if len(list(tasks.iterdir())) >= count:
+                return
+        except FileNotFoundError:
+            pass
+        time.sleep(0.02)
+    process.kill()
+    pytest.fail("the worker thread never started")
+
+
+def interrupt(process: subprocess.Popen[str], stdin_text: str | None = None) -> tuple[int, str,
+                                                                                       str]:
+    process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(stdin_text, timeout=PROMPT_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+        pytest.fail(f"still running {PROMPT_SECONDS:g} s after SIGINT: {err}")
+    assert "Traceback" not in err, err
+    return process.returncode, out, err
+
+
+def test_ctrl_c_stops_analyse_and_keeps_the_best_move_so_far() -> None:
+    process = start("analyse", "--time", "600")
+    assert process.stdout is not None
+    first = process.stdout.readline()  # a finished depth: the search is on
+    assert first.startswith("depth 1 "), first
+    status, out, err = interrupt(process)
+    assert status == 0
+    last = out.splitlines()[-1]
+    assert last.startswith("bestmove ")
+    assert Board().parse_move(last.split()[1]) in Board().legal_moves
+    assert "search stopped" in err
+
+
+def test_ctrl_c_stops_bestmove_and_prints_the_move() -> None:
+    process = start("bestmove", "--time", "600")
+    wait_for_threads(process, 3)  # the main thread, the search's and its clock's
+    status, out, _ = interrupt(process)
+    assert status == 0
+    assert Board().parse_move(out.strip()) in Board().legal_moves
+
+
+def test_ctrl_c_while_the_engine_thinks_in_play_keeps_the_game() -> None:
+    process = start("play", "--color", "white", "--time", "600", stdin=subprocess.PIPE)
+    wait_for_threads(process, 3)
+    status, out, err = interrupt(process, "fen\nquit\n")
+    assert status == 0, err
+    assert "engine plays" in out  # the move found so far is played, and the game goes on
+    fens = [line.partition("> ")[2] for line in out.splitlines() if "> W:" in line]
+    assert fens and Board(fens[-1]).turn.name == "WHITE"  # 'fen' after the engine's move
+
+
+def test_ctrl_c_stops_perft_in_the_middle_of_a_count() -> None:
+    # The first root move, 21-25, leaves White without a move: its count ends at
+    # once and says so; the second one's count would run for years.
+    process = start("perft", "25", "--fen", "B:W29:B21,22,K31,K32")
+    assert process.stderr is not None
+    first = process.stderr.readline()
+    assert first.startswith("perft: 1/7 root moves counted"), first
+    status, out, err = interrupt(process)
+    assert status == 1
+    assert out == ""
+    assert err.strip() == "doublecorner: interrupted"
