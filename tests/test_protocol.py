@@ -92,7 +92,16 @@ def test_a_lost_position_answers_bestmove_none() -> None:
     ("position fen B:W1:B", "invalid FEN"),
     ("setoption name Contempt value 3", "unknown option 'Contempt'"),
     ("setoption name Hash value 0", "hash size must be"),
-    ("go depth 0", "depth limit must be between 1"),
+    ("go depth 0", "go depth needs a whole number from 1 to 100 plies, not '0'"),
+    ("go depth -5", "go depth needs a whole number from 1 to 100 plies, not '-5'"),
+    ("go depth \u00b2", "go depth needs a whole number from 1 to 100 plies"),
+    ("go depth \u0661", "go depth needs a whole number from 1 to 100 plies"),
+    ("go nodes 1180591620717411303424", "go nodes needs a whole number from 1 to"),
+    ("go nodes " + "9" * 5000, "go nodes needs a whole number from 1 to"),
+    ("go movetime 0", "go movetime needs a whole number from 1 to 1000000000000 milliseconds"),
+    ("go movestogo 0", "go movestogo needs a whole number from 1"),
+    ("setoption name Hash value \u00b2", "option Hash needs a whole number"),
+    ("x" * 100_000, "unknown command"),
 ])
 def test_malformed_commands_get_an_error_line_and_change_nothing(command: str, error: str) -> None:
     lines = Lines()
@@ -205,3 +214,35 @@ def test_a_failing_program_raises_engine_error(scripted: Scripted, behaviour: st
 def test_a_program_that_cannot_start_is_an_engine_error() -> None:
     with pytest.raises(EngineError, match="cannot start engine"):
         SimpleEngineClient.popen(["/no/such/engine"])
+
+
+def test_a_conversation_survives_every_hostile_command() -> None:
+    """Each command of issue 15 gets its error line; the engine still searches after all."""
+    lines = Lines()
+    hostile = ["go nodes 1180591620717411303424", "go depth \u00b2", "go depth -5",
+               "go movetime 0", "setoption name Hash value \u00b2",
+               "setoption name Hash value 1180591620717411303424",
+               "position fen B:W\uff12\uff11:B1",
+               "position startpos moves \u0661\u0661-\u0661\u0665", "\ufffd", "go wtime"]
+    for command in hostile:
+        answer = lines.send(command)
+        assert len(answer) == 1 and answer[0].startswith("error "), (command, answer)
+        assert len(answer[0]) < 300
+    lines.send("position fen W:W18:B14")
+    assert lines.search("go depth 2")[-1] == "bestmove 18x9"
+    assert lines.send("isready") == ["readyok"]
+
+
+def test_the_engine_program_reads_any_bytes_and_ends_at_the_end_of_input() -> None:
+    import subprocess
+
+    commands = (b"isready\n\xff\xfe\n" + b"go nodes 1180591620717411303424\n"
+                + b"position fen W:W18:B14\ngo depth 2\n")
+    completed = subprocess.run(ENGINE, input=commands, capture_output=True, timeout=300,
+                               check=False)
+    assert completed.returncode == 0
+    assert b"Traceback" not in completed.stderr
+    answers = completed.stdout.decode().splitlines()
+    assert answers[0] == "readyok"
+    assert [line.split()[0] for line in answers[1:3]] == ["error", "error"]
+    assert answers[-1] == "bestmove 18x9"  # the end of input waits for the search's bestmove

@@ -10,11 +10,20 @@ from dataclasses import dataclass
 
 from doublecorner.color import Color
 from doublecorner.engine import Limit, Score, SearchResult
-from doublecorner.errors import EngineError
+from doublecorner.engine.limit import MAX_DEPTH
+from doublecorner.engine.search import NO_NODE_LIMIT
+from doublecorner.errors import EngineError, quoted
 from doublecorner.fen import STARTING_FEN
 from doublecorner.kernel.scores import MATE, TABLE_WIN
 
 GO_NUMBERS = ("depth", "nodes", "movetime", "btime", "wtime", "binc", "winc", "movestogo")
+MAX_MILLISECONDS = 10**12  # some 30 years: any clock or move time beyond is a typing error
+# The range of each number of ``go``: the engine counts nodes in 64 bits.
+GO_RANGES = {"depth": (1, MAX_DEPTH), "nodes": (1, NO_NODE_LIMIT - 1),
+             "movetime": (1, MAX_MILLISECONDS), "btime": (0, MAX_MILLISECONDS),
+             "wtime": (0, MAX_MILLISECONDS), "binc": (0, MAX_MILLISECONDS),
+             "winc": (0, MAX_MILLISECONDS), "movestogo": (1, 10**6)}
+GO_UNITS = {"depth": "plies", "nodes": "nodes", "movestogo": "moves"}  # the rest: milliseconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +104,13 @@ def parse_go(words: list[str]) -> GoCommand:
     GoCommand(depth=8, nodes=None, movetime=100, btime=None, wtime=None, binc=None, \
 winc=None, movestogo=None, infinite=False)
 
-    :raises EngineError: an unknown word or a missing or negative number.
+    >>> parse_go("go depth 0".split())
+    Traceback (most recent call last):
+    ...
+    doublecorner.errors.EngineError: go depth needs a whole number from 1 to 100 plies, not '0'
+
+    :raises EngineError: an unknown word, or a number missing, not in ASCII digits, or
+        outside its range (:data:`GO_RANGES`).
     """
     values: dict[str, int] = {}
     infinite = False
@@ -107,12 +122,26 @@ winc=None, movestogo=None, infinite=False)
             index += 1
             continue
         if word not in GO_NUMBERS:
-            raise EngineError(f"unknown go parameter {word!r}")
-        if index + 1 >= len(words) or not words[index + 1].isdigit():
-            raise EngineError(f"go {word} needs a whole number of 0 or more")
-        values[word] = int(words[index + 1])
+            raise EngineError(f"unknown go parameter {quoted(word)}")
+        values[word] = _go_number(word, words[index + 1] if index + 1 < len(words) else None)
         index += 2
     return GoCommand(infinite=infinite, **values)
+
+
+def _go_number(word: str, text: str | None) -> int:
+    """The number after ``go``'s ``word``, checked against its range."""
+    low, high = GO_RANGES[word]
+    expected = (f"go {word} needs a whole number from {low} to {high} "
+                f"{GO_UNITS.get(word, 'milliseconds')}")
+    if text is None:
+        raise EngineError(expected)
+    # ASCII digits only: str.isdigit() takes '²', which int() refuses.
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        raise EngineError(f"{expected}, not {quoted(text)}")
+    if len(digits.lstrip("0")) > len(str(high)) or not low <= int(text) <= high:
+        raise EngineError(f"{expected}, not {quoted(text, limit=30)}")
+    return int(text)
 
 
 def info_line(result: SearchResult) -> str:

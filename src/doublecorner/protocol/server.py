@@ -17,7 +17,7 @@ from doublecorner.board import Board
 from doublecorner.engine import Engine, SearchResult
 from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
 from doublecorner.engine.tt import MAX_MEGABYTES, MIN_MEGABYTES
-from doublecorner.errors import DraughtsError
+from doublecorner.errors import DraughtsError, quoted
 from doublecorner.protocol.messages import (
     GoCommand,
     PositionCommand,
@@ -75,7 +75,7 @@ class EngineServer:
             elif command == "isready":
                 self._say("readyok")
             elif self._searching.is_set():
-                raise DraughtsError(f"{command!r} during a search: send 'stop' first")
+                raise DraughtsError(f"{quoted(command)} during a search: send 'stop' first")
             elif command == "dcp":
                 self._handshake()
             elif command == "setoption":
@@ -87,7 +87,7 @@ class EngineServer:
             elif command == "go":
                 self._go(parse_go(words))
             else:
-                raise DraughtsError(f"unknown command {command!r}")
+                raise DraughtsError(f"unknown command {quoted(command)}")
         except DraughtsError as error:
             self._say(f"error {error}")
         return True
@@ -151,7 +151,9 @@ class EngineServer:
                                              halfmove_clock=board.halfmove_clock,
                                              on_info=self._info, stop=stop)
                 answer = f"bestmove {result.move or 'none'}"
-            except DraughtsError as error:  # not expected once the limit is built
+            # Not expected once the limit is built; but a search that ended without
+            # its bestmove would leave the engine "during a search" for good.
+            except Exception as error:
                 self._say(f"error {error}")
                 answer = "bestmove none"
             self._searching.clear()
