@@ -76,7 +76,7 @@ ASPIRATION_FROM_DEPTH = 4
 ASPIRATION_WINDOW = 30  # hundredths of a man either side of the last score
 WATCH_INTERVAL = 0.002  # seconds between two looks at the clock and the stop event
 EVALUATIONS = ("nn", "linear")
-DEFAULT_EVALUATION = "linear"
+DEFAULT_EVALUATION = "nn"
 
 
 @dataclass(frozen=True, slots=True)

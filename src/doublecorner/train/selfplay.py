@@ -28,12 +28,16 @@ from typing import Any
 import numpy as np
 
 from doublecorner.color import Color
+from doublecorner.egtb.probe import Value
 from doublecorner.engine import Engine, Limit
 from doublecorner.errors import EngineError, TableError
 from doublecorner.match.ballots import three_move_deck
+from doublecorner.position import Position
 
 SHARD_PATTERN = "shard-{:05d}.npz"
 UNKNOWN = -2  # the tables' value of a position they do not hold
+# Tables loaded by each self-play process: 5 pieces take 30 MB, 6 would take 0.8 GB each.
+TABLE_PIECES = 5
 
 # The columns of a shard, one entry per position, and their types.
 COLUMNS: dict[str, Any] = {
@@ -100,7 +104,7 @@ def make_engine(config: SelfPlayConfig) -> Engine:
     if config.egtb_dir is not None:
         from doublecorner.egtb import load_tables
 
-        tables = load_tables(Path(config.egtb_dir), max_pieces=5, lazy_dtc=True)
+        tables = load_tables(Path(config.egtb_dir), max_pieces=TABLE_PIECES, lazy_dtc=True)
     return Engine(hash_mb=config.hash_mb, tables=tables, evaluation=config.evaluation,
                   network=config.network)
 
@@ -117,39 +121,42 @@ def play_game(engine: Engine, number: int, config: SelfPlayConfig) -> dict[str, 
         board.push(chance.choice(moves))
     engine.new_game()
     limit = Limit(nodes=config.nodes)
-    rows: list[tuple[int, ...]] = []
+    rows: dict[str, list[int]] = {name: [] for name in COLUMNS if name not in ("result", "game")}
     while board.outcome() is None and len(board.move_stack) < config.max_plies:
         position = board.position()
         result = engine.search(position, limit, history=board.position_history(),
                                halfmove_clock=board.halfmove_clock)
         if result.move is None:
             break
-        rows.append((position.black, position.white, position.kings, int(position.turn),
-                     board.halfmove_clock, len(board.move_stack), result.score.value,
-                     _table_value(engine, position)))
+        for name, value in (("black", position.black), ("white", position.white),
+                            ("kings", position.kings), ("turn", int(position.turn)),
+                            ("clock", board.halfmove_clock), ("ply", len(board.move_stack)),
+                            ("score", result.score.value),
+                            ("table", _table_value(engine, position))):
+            rows[name].append(value)
         board.push(result.move)
     outcome = board.outcome()
-    winner = None if outcome is None else outcome.winner
+    winner = None if outcome is None else outcome.winner  # None also for a game cut short
     black_result = 0 if winner is None else 1 if winner is Color.BLACK else -1
-    columns = {name: np.empty(len(rows), kind) for name, kind in COLUMNS.items()}
-    for name, values in zip(("black", "white", "kings", "turn", "clock", "ply", "score",
-                             "table"), zip(*rows, strict=True) if rows else [()] * 8,
-                            strict=True):
-        columns[name][:] = values
-    columns["result"][:] = black_result
-    columns["game"][:] = number
+    count = len(rows["black"])
+    columns = {name: np.array(values, COLUMNS[name]) for name, values in rows.items()}
+    columns["result"] = np.full(count, black_result, COLUMNS["result"])
+    columns["game"] = np.full(count, number, COLUMNS["game"])
     return columns
 
 
-def _table_value(engine: Engine, position: Any) -> int:
+_TABLE_LABEL = {Value.WIN: 1, Value.DRAW: 0, Value.LOSS: -1}
+
+
+def _table_value(engine: Engine, position: Position) -> int:
+    """The tables' value of the position for its side to move, or UNKNOWN."""
     tables = engine.tables
     if tables is None or (position.black | position.white).bit_count() > tables.max_pieces:
         return UNKNOWN
     try:
-        value = tables.value(position)
-    except TableError:
+        return _TABLE_LABEL[tables.value(position)]
+    except TableError:  # a slice the folder lacks
         return UNKNOWN
-    return {"WIN": 1, "DRAW": 0, "LOSS": -1}[value.name]
 
 
 def play_shard(directory: str, index: int, config_items: dict[str, Any]) -> ShardReport:
