@@ -35,6 +35,15 @@ def ensure_engine_compiled() -> None:
     _load_announced("the engine", _touch_engine_functions)
 
 
+def load_announced(what: str, load: Callable[[], None]) -> None:
+    """Run ``load`` (compiling or loading ``what``), logging a notice if it takes a while.
+
+    For kernel functions outside the rules and the engine, such as the batched
+    environments', which their own package loads on first use.
+    """
+    _load_announced(what, load)
+
+
 def _load_announced(what: str, load: Callable[[], None]) -> None:
     """Run ``load``, logging a notice if it takes long enough to look frozen."""
     if not HAS_NUMBA:  # pragma: no cover - the plain-Python kernel needs no compiling

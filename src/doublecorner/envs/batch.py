@@ -25,6 +25,7 @@ part with ``threads`` greater than 1.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
@@ -43,10 +44,12 @@ from doublecorner.fen import format_fen
 from doublecorner.kernel import batch as kernel
 from doublecorner.outcome import Termination
 from doublecorner.position import Position
+from doublecorner.warmup import ensure_compiled, load_announced
 
 Start = Literal["start", "deck"] | Sequence[str]
 # Moves the generator may write for one position: far more than any game reaches.
 MOVE_CAPACITY = 1024
+CELLS_TIMES_PLANES = SHAPE[0] * SHAPE[1] * SHAPE[2]
 ENGINE_HASH_MB = 16  # per thread, as the single environment's engine opponent
 END_REASONS = {kernel.NO_MOVES: Termination.NO_MOVES.value,
                kernel.FORTY_MOVE_RULE: Termination.FORTY_MOVE_RULE.value,
@@ -126,6 +129,34 @@ def _check_replies(starts: np.ndarray, play_as: int) -> None:
                                  f"move {move} can end the game")
 
 
+@functools.cache
+def ensure_batch_compiled() -> None:
+    """Compile or load the batch kernel once per process, saying so if it takes a while."""
+    ensure_compiled()
+
+    def load() -> None:
+        # Every entry point on one game: numba compiles (or loads) each on first call.
+        state = np.zeros((1, kernel.STATE_FIELDS), dtype=np.int64)
+        state[:, kernel.RNG] = 1
+        state[:, kernel.PLAY_AS] = -1
+        history = np.zeros((1, kernel.HISTORY_PLIES, 2), dtype=np.uint32)
+        starts = np.array([[*Board().bitboards(), 0]], dtype=np.int64)
+        moves = np.empty((MOVE_CAPACITY, 4), dtype=np.int64)
+        masks = np.zeros((1, ACTION_COUNT), dtype=np.int8)
+        observations = np.zeros((1, CELLS_TIMES_PLANES), dtype=np.float32)
+        rewards = np.zeros((1, 2), dtype=np.float32)
+        flags = np.zeros(1, dtype=bool), np.zeros(1, dtype=bool), np.zeros(1, dtype=np.int8)
+        actions = np.zeros(1, dtype=np.int64)
+        kernel.reset_games(state, history, starts, 0, 0, 0, moves, masks, observations)
+        kernel.random_actions(state, masks, actions)
+        kernel.step_games(state, history, actions, starts, 0, 0, 0, 0, 0, 0, moves, masks,
+                          observations, rewards, *flags)
+        kernel.reply_games(state, history, actions, starts, 0, 0, 0, 0, moves, masks,
+                           observations, rewards, *flags)
+
+    load_announced("the batched environments", load)
+
+
 class BatchedGame:
     """``num_games`` games of English draughts held as arrays and stepped together.
 
@@ -200,6 +231,7 @@ class BatchedGame:
                              "'random'")
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ValueError(f"invalid threads {threads!r}: expected an int of at least 1")
+        ensure_batch_compiled()
         self.num_games = num_games
         self._starts, self._start_random = _start_rows(start)
         self._opponent = _OPPONENTS[opponent]
