@@ -147,3 +147,58 @@ def test_convert_refuses_to_overwrite_its_input(capsys: pytest.CaptureFixture[st
     status, _, err = run(capsys, "pdn", "convert", str(path), str(path))
     assert status == 2 and "same file" in err
     assert path.read_text() == "1. 11-15 *\n"
+
+
+# -- files that are no PDN, and faulty games cut where they fail (issue 15) ------------------
+
+
+@pytest.mark.parametrize("argv", [["pdn", "check", "{file}"], ["pdn", "stats", "{file}"],
+                                  ["pdn", "convert", "{file}", "-"],
+                                  ["analyse", "{file}", "--depth", "1"]])
+def test_a_binary_file_is_not_a_pdn_file(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         argv: list[str]) -> None:
+    binary = tmp_path / "program"
+    binary.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 40 + b"\n1. 11-15 *\n")
+    status, out, err = run(capsys, *[word.format(file=binary) for word in argv])
+    assert (status, out) == (2, "")
+    assert "not a PDN file" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_line_is_not_a_pdn_file(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "pdn", "check", "/dev/zero")
+    assert status == 2
+    assert "not a PDN file" in err
+
+
+def test_a_utf16_file_is_read(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    games = tmp_path / "utf16.pdn"
+    games.write_text('[Black "M\u00fcller"]\n1. 11-15 23-19 1-0\n', encoding="utf-16")
+    status, out, _ = run(capsys, "pdn", "check", str(games))
+    assert status == 0
+    assert "1 game: 1 good" in out
+
+
+def test_convert_marks_where_it_cut_a_faulty_game(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    source = tmp_path / "faulty.pdn"
+    source.write_text("1. 11-15 23-19 2. 8-11 11-16 3. 9-14 *\n", encoding="utf-8")
+    status, out, err = run(capsys, "pdn", "convert", str(source), "-")
+    assert status == 1
+    game = next(iter_games(io.StringIO(out)))
+    assert [str(move) for move in game.mainline_moves()] == ["11-15", "23-19", "8-11"]
+    assert "the game is cut here, at line 1" in game.end().comment
+    assert "illegal move '11-16'" in game.end().comment
+    assert "game 1: written up to its first fault (3 plies of the main line kept" in err
+
+
+def test_check_into_a_closed_pipe_ends_quietly() -> None:
+    import subprocess
+
+    process = subprocess.Popen([sys.executable, "-m", "doublecorner", "pdn", "check",
+                                str(DATA / "quirks.pdn")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    process.stdout.close()
+    _, err = process.communicate(timeout=300)
+    assert (process.returncode, err) == (1, b"")

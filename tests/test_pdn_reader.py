@@ -14,6 +14,7 @@ from doublecorner.pdn import (
     Game,
     GameBuilder,
     HeadersBuilder,
+    NotPdnError,
     PdnReader,
     Skip,
     Visitor,
@@ -491,3 +492,60 @@ def test_a_visitor_may_skip_whole_games() -> None:
     assert reader.read_game(SkipGame()) == "skipped"
     game = reader.read_game()
     assert game is not None and moves_of(game) == ["9-14"]
+
+
+# -- the end of a game, the Result tag, and streams that are no PDN (issue 15) ---------------
+
+def test_a_move_after_a_threefold_repetition_is_a_fault() -> None:
+    text = '[FEN "B:WK32:BK1"]\n1. 1-6 32-27 2. 6-1 27-32 3. 1-6 32-27 4. 6-1 27-32 5. 1-6 *\n'
+    game = read_game(io.StringIO(text))
+    assert game is not None
+    assert len(game.mainline_moves()) == 8
+    (error,) = game.errors
+    assert "move '1-6' after the game ended (threefold repetition" in str(error)
+    assert (error.line, error.column) == (2, 56)
+    with pytest.raises(PdnError, match="after the game ended"):
+        read_game(io.StringIO(text), strict=True)
+
+
+def test_a_move_when_the_side_has_no_move_is_a_fault() -> None:
+    game = read_game(io.StringIO('[FEN "W:W18:B14"]\n1... 18x9 9-5 0-1\n'))
+    assert game is not None and len(game.mainline_moves()) == 1
+    assert "Black has no legal moves" in str(game.errors[0])
+
+
+@pytest.mark.parametrize(("tag", "movetext", "faulty"), [
+    ("1-0", "0-1", True), ("1/2-1/2", "*", True), ("0-1", "0-1", False),
+    (" 1-0 ", "1-0", False),
+])
+def test_a_result_tag_that_disagrees_with_the_moves_is_a_fault(tag: str, movetext: str,
+                                                               faulty: bool) -> None:
+    game = read_game(io.StringIO(f'[Result "{tag}"]\n1. 11-15 {movetext}\n'))
+    assert game is not None
+    assert bool(game.errors) is faulty
+    if faulty:
+        assert f"the Result tag says '{tag}', the moves end with '{movetext}'" in str(
+            game.errors[0])
+        assert (game.errors[0].line, game.errors[0].column) == (2, 10)
+
+
+@pytest.mark.parametrize("data", [
+    b"\x7fELF\x02\x01\x01\x00\x00\x00\n1. 11-15 *\n",
+    b"[Event \"x\"]\n1. 11-15 \x00 *\n",
+    b"1. 11-15 " + b"9" * (2 << 20),
+])
+def test_binary_data_is_not_a_pdn_file_in_either_mode(data: bytes) -> None:
+    for strict in (False, True):
+        with pytest.raises(NotPdnError, match="not a PDN file"):
+            list(iter_games(io.BytesIO(data), strict=strict))
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_with_a_byte_order_mark_is_read(encoding: str) -> None:
+    text = ('[Black "M\u00fcller"]\r\n[White "\u00d8degaard"]\r\n1. 11-15 23-19 1-0\r\n\r\n'
+            "1. 9-13 *\r\n")
+    data = "\ufeff".encode(encoding) + text.encode(encoding)
+    games = list(iter_games(io.BytesIO(data)))
+    assert [(game.headers.get("Black"), len(game.mainline_moves()), game.errors)
+            for game in games] == [("M\u00fcller", 2, []), (None, 1, [])]
+    assert games[0].headers["White"] == "\u00d8degaard"

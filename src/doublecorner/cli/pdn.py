@@ -18,7 +18,7 @@ from doublecorner.errors import DraughtsError, PdnError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.match import three_move_deck
 from doublecorner.move import Move
-from doublecorner.pdn import Game, PdnReader, StringExporter
+from doublecorner.pdn import Game, NotPdnError, PdnReader, StringExporter
 from doublecorner.position import Position
 
 RESULT_NAMES = {"1-0": "Black won", "0-1": "White won", "1/2-1/2": "drawn", "*": "unknown"}
@@ -84,11 +84,13 @@ def _games(path: str) -> Iterator[Iterator[Game]]:
 
 
 def _reading(path: str, games: Iterator[Game]) -> Iterator[Game]:
-    """``games``, turning a failure to read into a :class:`UsageError`."""
+    """``games``; a failure to read, or a file that is no PDN, is a :class:`UsageError`."""
     try:
         yield from games
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except NotPdnError as error:
+        raise UsageError(f"{path}: {_problem(error)}") from None
 
 
 def _problem(error: PdnError) -> str:
@@ -230,6 +232,8 @@ def _convert(arguments: argparse.Namespace) -> int:
             for error in game.errors:
                 print(_fault_line(source, number, error), file=sys.stderr)
             faulty += bool(game.errors)
+            if game.errors:
+                _mark_the_cut(game, source, number)
             # A bad FEN leaves no position to write from (a square number too long for
             # int() raises a plain ValueError).
             try:
@@ -241,6 +245,23 @@ def _convert(arguments: argparse.Namespace) -> int:
             written += 1
     print(f"{_counted(written, 'game')} written, {faulty} with faults", file=sys.stderr)
     return EXIT_FAILURE if faulty else EXIT_OK
+
+
+def _mark_the_cut(game: Game, source: str, number: int) -> None:
+    """Say in the game, and on stderr, that it is written only up to its first fault.
+
+    The reader keeps the moves before a fault and skips the rest of that line of
+    play; a comment at the end of the main line tells the reader of the new file.
+    """
+    first = game.errors[0]
+    end = game.end()
+    plies = len(game.mainline_moves())
+    problem = _problem(first).replace("{", "(").replace("}", ")")  # no brace ends it early
+    note = f"doublecorner: the game is cut here, at line {first.line} of {source}: {problem}"
+    end.comment = f"{end.comment} {note}".strip()
+    kept = f"{plies} {'ply' if plies == 1 else 'plies'}"
+    print(f"{source}: game {number}: written up to its first fault ({kept} of the main line "
+          "kept; a comment marks the cut)", file=sys.stderr)
 
 
 @contextmanager

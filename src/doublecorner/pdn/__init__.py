@@ -14,7 +14,7 @@ hands what it reads to a :class:`Visitor` (by default one that builds a
 """
 
 from doublecorner.pdn.game import SEVEN_TAG_ROSTER, ChildNode, Game, GameBuilder, GameNode
-from doublecorner.pdn.reader import PdnReader, iter_games, read_game
+from doublecorner.pdn.reader import NotPdnError, PdnReader, iter_games, read_game
 from doublecorner.pdn.visitor import SKIP, HeadersBuilder, Skip, Visitor
 from doublecorner.pdn.writer import StringExporter, move_text, result_text, write_game
 
@@ -26,6 +26,7 @@ __all__ = [
     "GameBuilder",
     "GameNode",
     "HeadersBuilder",
+    "NotPdnError",
     "PdnReader",
     "Skip",
     "StringExporter",

@@ -3,7 +3,8 @@
 The reader takes a line at a time, so reading the first game of a huge file
 reads only that game's lines. It accepts what PDN files in the wild contain:
 
-- UTF-8 or Latin-1 text (decided line by line), with or without a byte-order mark;
+- UTF-8 or Latin-1 text (decided line by line), with or without a byte-order mark,
+  and UTF-16 text that starts with its byte-order mark;
 - move numbers ``1.`` and ``1...`` (also ``1.11-15``), or none at all;
 - moves in full path (``9x18x27``) or short form (``9x27``), resolved against the
   position; ``x``, ``X``, ``-`` and ``:`` as separators, a king's jump written
@@ -19,7 +20,12 @@ By default the reader is lenient: a problem is recorded in the game (with its
 line and column, see :attr:`Game.errors`), the rest of a line of play after an
 illegal move is skipped, and the next game is read as usual. With
 ``strict=True`` the first problem raises :class:`~doublecorner.errors.PdnError`
-instead. Nothing else escapes from reading text.
+instead. A move after the game has ended by the rules (no legal move, a
+threefold repetition, the 40-move rule) and a ``Result`` tag that disagrees
+with the result of the movetext are problems too. Nothing else escapes from
+reading text; a stream that is no text at all (bytes with a NUL among them, a
+line of over :data:`MAX_LINE_CHARACTERS`) raises :class:`NotPdnError` in either
+mode.
 
 >>> import io
 >>> text = '''[Event "Demo"]
@@ -43,20 +49,30 @@ doublecorner.errors.PdnError: line 1, column 10: illegal move '11-16' in ...
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from collections.abc import Iterator
 from typing import IO, Any, TypeVar, overload
 
 from doublecorner.board import Board
-from doublecorner.errors import DraughtsError, PdnError
+from doublecorner.errors import DraughtsError, PdnError, quoted
 from doublecorner.move import Move
+from doublecorner.outcome import Termination
 from doublecorner.pdn.game import GAME_TYPE, RESULTS, TWO_POINT_RESULTS, Game, GameBuilder
 from doublecorner.pdn.nags import MAX_NAG, nag_of_mark
 from doublecorner.pdn.visitor import SKIP, Visitor
 
 ResultT = TypeVar("ResultT")
 Source = IO[str] | IO[bytes]
+
+MAX_LINE_CHARACTERS = 1 << 20  # no PDN writer makes a line this long; /dev/zero is one line
+_UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_CHUNK = 1 << 16
+
+
+class NotPdnError(PdnError):
+    """A stream that is not PDN text at all (binary data), raised even by a lenient reader."""
 
 # One token of movetext after optional space. The alternatives are tried in
 # order: a result (1-0) before a move, a move number (1.) before a move; the
@@ -119,6 +135,7 @@ class PdnReader:
         self._text = ""
         self._pos = 0
         self._line_number = 0
+        self._result_place = (0, 0)  # the line and column of the last result read
 
     @property
     def line_number(self) -> int:
@@ -164,6 +181,10 @@ class PdnReader:
             for comment in comments:
                 visitor.visit_comment(comment)
         result = self._read_movetext(visitor, board, skip=skip_moves)
+        tagged = setup_tags.get("Result")
+        if result is not None and tagged is not None and tagged[0].strip() != result:
+            self._error(visitor, f"the Result tag says {quoted(tagged[0])}, the moves end with "
+                        f"{result!r}", *self._result_place, skip=skip_moves)
         if not skip_game:
             if result is not None:
                 visitor.visit_result(result)
@@ -257,7 +278,8 @@ class PdnReader:
 
     def _read_headers(self, visitor: Visitor[Any], *,
                       skip: bool) -> dict[str, tuple[str, int, int]]:
-        """Read the tag pairs; returns the ``FEN`` and ``GameType`` tags with their places."""
+        """Read the tag pairs; returns the ``FEN``, ``GameType`` and ``Result`` tags with
+        their places."""
         setup_tags: dict[str, tuple[str, int, int]] = {}
         while self._skip_space() and self._text[self._pos] == "[":
             while self._pos < len(self._text) and self._text[self._pos] == "[":
@@ -269,7 +291,7 @@ class PdnReader:
                     self._pos = len(self._text)
                     break
                 name, value = match.group(1), _ESCAPED.sub(r"\1", match.group(2))
-                if name in ("FEN", "GameType"):
+                if name in ("FEN", "GameType", "Result"):
                     setup_tags[name] = (value, self._line_number, self._pos + 1)
                 if not skip:
                     visitor.visit_header(name, value)
@@ -346,6 +368,7 @@ class PdnReader:
                 line = lines[-1]
             elif kind == "result":
                 self._text, self._pos = text, pos
+                self._result_place = (self._line_number, match.start(kind) + 1)
                 if len(lines) > 1:
                     self._error(visitor, f"result {match.group(kind)!r} inside a variation",
                                 self._line_number, match.start(kind) + 1, skip=skip)
@@ -370,6 +393,14 @@ class PdnReader:
     def _play(self, visitor: Visitor[Any], board: Board, line: _Line,
               match: re.Match[str]) -> None:
         """Resolve the move of ``match`` on ``board``, visit it and make it."""
+        outcome = board.outcome()
+        if outcome is not None and outcome.termination is not Termination.NO_MOVES:
+            # (with no legal move, parse_move says so below)
+            self._error(visitor, f"move {quoted(match.group(_MOVE_TEXT))} after the game "
+                        f"ended ({outcome.termination.value} in {board.fen()})",
+                        self._line_number, match.start(_MOVE_TEXT) + 1)
+            line.is_live = False
+            return
         try:
             move = board.parse_move(match.group(_MOVE_TEXT))
         except DraughtsError as error:
@@ -431,23 +462,63 @@ class PdnReader:
 
 
 def _text_lines(source: Source) -> Iterator[str]:
-    """The lines of ``source`` without their line ends; bytes decoded as UTF-8, else Latin-1."""
-    first = True
-    while True:
-        line = source.readline()
-        if not line:
-            return
+    """The lines of ``source`` without their line ends.
+
+    Bytes are decoded as UTF-8, else Latin-1, line by line; UTF-16 when the
+    stream starts with its byte-order mark.
+
+    :raises NotPdnError: a NUL byte, or a line longer than :data:`MAX_LINE_CHARACTERS`.
+    """
+    first = source.readline(MAX_LINE_CHARACTERS + 1)
+    if isinstance(first, bytes) and first.startswith(_UTF16_MARKS):
+        lines: Iterator[str | bytes] = _utf16_lines(first, source)  # type: ignore[arg-type]
+    else:
+        lines = _read_lines(first, source)
+    for number, line in enumerate(lines, start=1):
+        newline = "\n" if isinstance(line, str) else b"\n"
+        if len(line) > MAX_LINE_CHARACTERS and not line.endswith(newline):  # type: ignore[arg-type]
+            raise NotPdnError(f"not a PDN file: line {number} is longer than "
+                              f"{MAX_LINE_CHARACTERS:,} characters", line=number, column=1)
         if isinstance(line, bytes):
+            if b"\0" in line:  # text files have none; executables and images are full of them
+                raise NotPdnError("not a PDN file: it holds binary data (a NUL byte)",
+                                  line=number, column=line.index(b"\0") + 1)
             try:
                 text = line.decode("utf-8")
             except UnicodeDecodeError:
                 text = line.decode("latin-1")  # never fails: every byte is a character
         else:
             text = line
-        if first:
+        if number == 1:
             text = text.removeprefix("\ufeff")  # the byte-order mark, in either encoding
-            first = False
         yield text.rstrip("\r\n")
+
+
+def _read_lines(first: str | bytes, source: Source) -> Iterator[str | bytes]:
+    """``first``, then the lines of ``source``, none longer than the limit allows."""
+    line = first
+    while line:
+        yield line
+        line = source.readline(MAX_LINE_CHARACTERS + 1)
+
+
+def _utf16_lines(first: bytes, source: IO[bytes]) -> Iterator[str]:
+    """The lines of a UTF-16 stream whose first bytes, its mark, are in ``first``."""
+    decoder = codecs.getincrementaldecoder("utf-16")(errors="replace")
+    pending = decoder.decode(first)
+    while True:
+        chunk = source.read(_CHUNK)
+        pending += decoder.decode(chunk, final=not chunk)
+        *complete, pending = pending.split("\n")
+        for line in complete:
+            yield line + "\n"
+        if len(pending) > MAX_LINE_CHARACTERS:
+            yield pending
+            return
+        if not chunk:
+            if pending:
+                yield pending
+            return
 
 
 @overload
