@@ -167,3 +167,31 @@ def test_the_protocol_offers_and_sets_the_evaluation(tmp_path: Path) -> None:
         assert lines.server._engine is engine  # nothing changed
     assert lines.search("go depth 3")[-1].startswith("bestmove ")
     assert isinstance(lines.server, EngineServer)
+
+
+def test_the_command_line_chooses_the_evaluation(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from doublecorner.cli import main
+
+    start = Board()
+    for argv in (["bestmove", "--depth", "4", "--eval", "linear"],
+                 ["bestmove", "--depth", "4", "--eval", "nn"],
+                 ["bestmove", "--depth", "4", "--network", str(_saved(tmp_path))]):
+        assert main(argv) == 0
+        assert start.parse_move(capsys.readouterr().out.strip()) in start.legal_moves
+    bad = tmp_path / "bad.dcnn"
+    bad.write_bytes(b"garbage")
+    for argv, message in (
+            (["bestmove", "--network", str(bad)], "bad.dcnn is not a network file"),
+            (["analyse", "--eval", "linear", "--network", str(bad)],
+             "--network goes with --eval nn"),
+            (["play", "--eval", "fast"], "invalid choice: 'fast'")):
+        assert main(argv) == 2
+        error = capsys.readouterr().err
+        assert message in error and error.count("\n") == 1
+
+
+def _saved(directory: Path) -> Path:
+    path = directory / "copy.dcnn"
+    Network.default().save(path)
+    return path

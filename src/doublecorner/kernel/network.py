@@ -102,6 +102,7 @@ def _build_feature_table() -> np.ndarray:
 FEATURE = _build_feature_table()
 
 
+@kernel_inline
 def bucket_of(pieces: int) -> int:
     """The layer set for a board with ``pieces`` pieces: > 16, 9-16, 7-8, <= 6."""
     if pieces > 16:
@@ -138,17 +139,6 @@ def quantise(parameters: np.ndarray) -> np.ndarray:
     put(Q_OUT_WEIGHTS, flat[OUT_WEIGHTS:OUT_BIAS], WEIGHT_ONE)
     put(Q_OUT_BIAS, flat[OUT_BIAS:PARAMETERS], ACTIVATION_ONE * WEIGHT_ONE)
     return quantised
-
-
-@kernel_inline
-def _bucket(pieces: int) -> int:
-    if pieces > 16:
-        return 0
-    if pieces > 8:
-        return 1
-    if pieces > 6:
-        return 2
-    return 3
 
 
 @kernel_no_alloc
@@ -253,7 +243,7 @@ def network_output(accumulators: np.ndarray, ply: int, turn: int, pieces: int,
     by ``ACTIVATION_ONE * WEIGHT_ONE`` the output is the logit for the side to
     move. Every value here is a whole number (see the module's text).
     """
-    bucket = _bucket(pieces)
+    bucket = bucket_of(pieces)
     for source in range(HIDDEN):
         scratch[source] = _clipped(accumulators[ply, turn, source])
     for unit in range(L2):

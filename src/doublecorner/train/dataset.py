@@ -14,6 +14,7 @@ score turned into an expectation by the evaluation's own scale
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -23,7 +24,6 @@ from doublecorner.kernel.scores import TABLE_BOUND
 from doublecorner.train.selfplay import UNKNOWN
 
 _BITS = np.arange(32, dtype=np.uint32)
-_BUCKET_OF_COUNT = np.array([bucket_of(count) for count in range(33)], np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +91,16 @@ def input_matrix(own: np.ndarray, theirs: np.ndarray, kings: np.ndarray) -> np.n
     return matrix
 
 
+@cache
+def _bucket_of_count() -> np.ndarray:
+    """The kernel's bucket for every piece count 0-32 (built on first use: it compiles)."""
+    return np.array([bucket_of(count) for count in range(33)], np.int64)
+
+
 def piece_buckets(own: np.ndarray, theirs: np.ndarray) -> np.ndarray:
-    counts = np.bitwise_count((own | theirs).astype(np.uint32)) if hasattr(
-        np, "bitwise_count") else _popcount(own | theirs)
-    return _BUCKET_OF_COUNT[counts.astype(np.int64)]
+    """The layer set of each position, by its number of pieces."""
+    buckets: np.ndarray = _bucket_of_count()[_popcount(own | theirs)]
+    return buckets
 
 
 def _popcount(boards: np.ndarray) -> np.ndarray:
