@@ -138,3 +138,41 @@ def test_a_missing_pdn_file_is_a_usage_error(capsys: pytest.CaptureFixture[str])
 def test_plot_options_need_a_pdn_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", "--depth", "2", "--plot", "x.svg"]) == 2
     assert "need a PDN file" in capsys.readouterr().err
+
+
+# -- forced moves, marks with a better move, one side's view (issue 15) ------------------------
+
+
+def test_a_forced_move_is_never_marked() -> None:
+    loss = MoveAnalysis(1, Color.BLACK, Move(11, 15), Move(11, 15), Score(0), Score(-900), 1,
+                        forced=True)
+    assert loss.judgement is None
+    _, analyses = analysed(KING_LOST)
+    assert [analysis.forced for analysis in analyses] == [False, True]  # 18x11 is the only move
+
+
+def test_the_engine_s_own_move_is_never_marked() -> None:
+    same = MoveAnalysis(1, Color.BLACK, Move(11, 15), Move(11, 15), Score(0), Score(-200), 1)
+    assert same.judgement is None
+    other = MoveAnalysis(1, Color.BLACK, Move(11, 15), Move(9, 13), Score(0), Score(-200), 1)
+    assert other.judgement is Judgement.MISTAKE
+
+
+def test_comments_give_the_scores_from_black_s_side() -> None:
+    game, analyses = analysed(QUIET_GAME, depth=4)
+    annotate(game, analyses)
+    assert game.headers["Annotator"] == "doublecorner (scores for Black)"
+    for node, analysis in zip(game.mainline(), analyses, strict=True):
+        black_view = analysis.after if analysis.mover is Color.BLACK else -analysis.after
+        assert node.comment.startswith(f"[{black_view}")
+        if analysis.judgement is not None:
+            assert "; best " in node.comment  # a mark always names the better move
+
+
+def test_the_summary_counts_in_words() -> None:
+    from doublecorner.cli.game_analysis import summary_line
+
+    blunder = MoveAnalysis(1, Color.BLACK, Move(11, 15), Move(9, 13), Score(0), Score(-400), 1)
+    slip = MoveAnalysis(2, Color.WHITE, Move(22, 18), Move(23, 19), Score(0), Score(-60), 1)
+    assert summary_line([blunder, slip, slip]) == (
+        "3 plies analysed (scores for Black); Black: 1 blunder; White: 2 inaccuracies")

@@ -53,7 +53,7 @@ def test_games_analysed_on_ray_are_written_as_a_local_run_writes_them(
     assert remote.count(b"[Event ") == 3 and b"[" in remote.split(b"1. 11-15")[1]
     errors = capsys.readouterr().err
     assert "(3 of 3 games done)" in errors
-    assert "game 3: 2 moves;" in errors
+    assert "game 3: 2 plies analysed" in errors
 
 
 def test_a_game_that_cannot_be_analysed_fails_alone_on_ray_as_locally(

@@ -16,11 +16,14 @@ mistake (``?``)    >= 100
 inaccuracy (``?!``) >= 50
 =================  ==========  =========================================
 
-A move that only keeps a win (a longer road to the same end) is never marked.
+A move that only keeps a win (a longer road to the same end) is never marked,
+nor a forced move (the only legal one), nor the move the engine itself would
+have played: a mark always comes with a better move.
 :func:`annotate` writes the results into the game: a comment after every move
-with the score and, where it differs, the engine's move; the judgement as a
-NAG. :func:`evaluation_plot` draws the scores over the game (needs the
-``plot`` extra, matplotlib).
+with the score and, where it differs, the engine's move with the score it
+keeps; the judgement as a NAG. Scores in the comments are from Black's side
+(positive: Black is better), as in :func:`evaluation_plot`, which draws them
+over the game (needs the ``plot`` extra, matplotlib).
 """
 
 from __future__ import annotations
@@ -37,7 +40,9 @@ from doublecorner.move import Move
 from doublecorner.pdn import Game, nags
 
 DECISIVE = 1500  # a won or lost game, in hundredths of a man, for losses and plots
-PLOT_LIMIT = 10.0  # men: the plot's vertical range either side of 0
+PLOT_LIMIT = 10.0  # men: the plot's vertical range either side of 0, at most
+PLOT_LEAST = 1.0  # men: and at least, so that a level game is not all noise
+SCORE_SIDE = "Black"  # whose view the comments and the plot give
 
 
 class Judgement(enum.Enum):
@@ -57,7 +62,8 @@ class MoveAnalysis:
     """The engine's view of one move of the game.
 
     ``before`` scores the position the move was played in, ``after`` the
-    position it made, both for ``mover``; ``best`` is the engine's choice.
+    position it made, both for ``mover``; ``best`` is the engine's choice;
+    ``forced`` tells that the move was the only legal one.
     """
 
     ply: int
@@ -67,6 +73,7 @@ class MoveAnalysis:
     before: Score
     after: Score
     depth: int
+    forced: bool = False
 
     @property
     def loss(self) -> int:
@@ -75,6 +82,9 @@ class MoveAnalysis:
 
     @property
     def judgement(self) -> Judgement | None:
+        """How bad the move was; ``None`` for a good, forced or engine-approved move."""
+        if self.forced or (self.best is not None and self.best == self.move):
+            return None
         if self.before.is_win and not self.after.is_win:
             return Judgement.BLUNDER
         if not self.before.is_loss and self.after.is_loss:
@@ -87,6 +97,14 @@ class MoveAnalysis:
     def black_score(self) -> float:
         """The score after the move, in men, from Black's side, clipped for plotting."""
         return _black_view(self.after, self.mover)
+
+    def black_after(self) -> Score:
+        """The score after the move from Black's side."""
+        return self.after if self.mover is Color.BLACK else -self.after
+
+    def black_before(self) -> Score:
+        """The score the engine's move keeps, from Black's side."""
+        return self.before if self.mover is Color.BLACK else -self.before
 
 
 def _black_view(score: Score, side: Color) -> float:
@@ -121,7 +139,9 @@ def analyse_game(game: Game, engine: Engine, limit: Limit, *,
     scores: list[Score] = []
     best_moves: list[Move | None] = []
     depths: list[int] = []
+    forced: list[bool] = []
     for index in range(len(moves) + 1):
+        forced.append(len(board.legal_moves) == 1)
         result = engine.search(board.position(), limit, history=board.position_history(),
                                halfmove_clock=board.halfmove_clock)
         scores.append(_final_score(board, result.score))
@@ -135,7 +155,8 @@ def analyse_game(game: Game, engine: Engine, limit: Limit, *,
     return [MoveAnalysis(ply=index + 1,
                          mover=start.turn if index % 2 == 0 else start.turn.opponent,
                          move=move, best=best_moves[index], before=scores[index],
-                         after=-scores[index + 1], depth=depths[index])
+                         after=-scores[index + 1], depth=depths[index],
+                         forced=forced[index])
             for index, move in enumerate(moves)]
 
 
@@ -150,14 +171,17 @@ def _final_score(board: Board, score: Score) -> Score:
 def annotate(game: Game, analyses: Sequence[MoveAnalysis]) -> None:
     """Write the analysis into the game's main line: a comment and a NAG per move.
 
-    The comment gives the score after the move for its mover, and the engine's
-    move with its score where the engine would have played something else.
-    Judgement NAGs replace any earlier ones among the three; other NAGs stay.
+    The comment gives the score after the move from Black's side, and the
+    engine's move with the score it keeps where the engine would have played
+    something else. Judgement NAGs replace any earlier ones among the three;
+    other NAGs stay. An ``Annotator`` tag, unless the game has one, says whose
+    the scores are.
     """
+    game.headers.setdefault("Annotator", f"doublecorner (scores for {SCORE_SIDE})")
     for node, analysis in zip(game.mainline(), analyses, strict=False):
-        note = f"{analysis.after}"
+        note = f"{analysis.black_after()}"
         if analysis.best is not None and analysis.best != analysis.move:
-            note += f"; best {analysis.best} {analysis.before}"
+            note += f"; best {analysis.best} {analysis.black_before()}"
         node.comment = f"{node.comment} [{note}]".strip() if node.comment else f"[{note}]"
         node.nags -= {judgement.value for judgement in Judgement}
         judgement = analysis.judgement
@@ -211,7 +235,8 @@ def evaluation_plot(analyses: Sequence[MoveAnalysis], path: Path, *, title: str 
                 axes.scatter(*zip(*marked, strict=True), marker=marker, color=colour, zorder=3,
                              label=judgement.name.lower())
         axes.set_xlim(0, max(plies[-1], 1))
-        axes.set_ylim(-PLOT_LIMIT, PLOT_LIMIT)
+        reach = min(PLOT_LIMIT, max(PLOT_LEAST, *(abs(value) for value in values)) * 1.1)
+        axes.set_ylim(-reach, reach)
         axes.set_xlabel("ply")
         axes.set_ylabel("score for Black (men)")
         if title:

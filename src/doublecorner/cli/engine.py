@@ -60,7 +60,8 @@ def add_parsers(commands: Any) -> None:
                     "nodes, nodes/s and the principal variation. Given a PDN file: search every "
                     "position of every game's main line (--time or --depth per position, "
                     f"default {DEFAULT_GAME_SECONDS:g} s) and write the games annotated: the "
-                    "score after each move and the engine's move where it differs as comments, "
+                    "score after each move (from Black's side) and the engine's move where it "
+                    "differs as comments, "
                     "blunders (??, a loss of 3 men or more, or a win or draw thrown away), "
                     "mistakes (?, 1 man) and inaccuracies (?!, half a man) as NAGs; "
                     "optionally plot the score over each game.")

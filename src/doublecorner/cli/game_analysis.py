@@ -10,7 +10,14 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from doublecorner.analysis import MoveAnalysis, analyse_game, annotate, evaluation_plot, summary
+from doublecorner.analysis import (
+    SCORE_SIDE,
+    MoveAnalysis,
+    analyse_game,
+    annotate,
+    evaluation_plot,
+    summary,
+)
 from doublecorner.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -61,6 +68,25 @@ def analyse_pdn_file(arguments: argparse.Namespace) -> int:
         if arguments.output:
             output.close()
     return _finish(failures, count)
+
+
+_PLURALS = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
+
+
+def summary_line(analyses: list[MoveAnalysis]) -> str:
+    """What the analysis of one game found, in words, for stderr.
+
+    >>> summary_line([])
+    '0 plies analysed (scores for Black); Black: none; White: none'
+    """
+    plies = len(analyses)
+    sides = []
+    for side, kinds in summary(analyses).items():
+        found = [f"{count} {kind if count == 1 else _PLURALS[kind]}"
+                 for kind, count in kinds.items() if count]
+        sides.append(f"{side}: {', '.join(found) or 'none'}")
+    return (f"{plies} {'ply' if plies == 1 else 'plies'} analysed (scores for {SCORE_SIDE}); "
+            + "; ".join(sides))
 
 
 def _check_outputs(arguments: argparse.Namespace) -> None:
@@ -183,10 +209,7 @@ def _write_one(game: Game, number: int, several: bool, analyses: list[MoveAnalys
     annotate(game, analyses)
     output.write(str(game).rstrip("\n") + "\n\n")
     output.flush()
-    counts = summary(analyses)
-    sides = "; ".join(f"{side}: " + ", ".join(f"{count} {kind}" for kind, count in kinds.items())
-                      for side, kinds in counts.items())
-    print(f"{label}: {len(analyses)} moves; {sides}", file=sys.stderr)
+    print(f"{label}: {summary_line(analyses)}", file=sys.stderr)
     if arguments.plot is not None:
         plot = arguments.plot
         if several:
