@@ -4,50 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from doublecorner.board import Board
-from doublecorner.cli.common import (
-    EXIT_FAILURE,
-    EXIT_OK,
-    LOCAL_RAY,
-    UsageError,
-    add_evaluation_options,
-    evaluation_from_arguments,
-    positive_float,
-    whole_number,
+from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, LOCAL_RAY, UsageError
+from doublecorner.cli.search_options import (
+    DEFAULT_GAME_SECONDS,
+    add_search_options,
+    board_from_arguments,
+    engine_from_arguments,
+    limit_from_arguments,
+    run_search,
+    tables_from_arguments,
 )
-from doublecorner.cli.memory import check_hash_fits
-from doublecorner.cli.streams import check_directory_option
-from doublecorner.engine import Engine, InfoCallback, Limit, SearchResult
-from doublecorner.engine.limit import MAX_DEPTH
-from doublecorner.engine.search import NO_NODE_LIMIT
-from doublecorner.engine.tt import MAX_MEGABYTES, MIN_MEGABYTES
-from doublecorner.fen import STARTING_FEN
+from doublecorner.engine import SearchResult
 
-if TYPE_CHECKING:
-    from doublecorner.egtb import Tables
-
-DEFAULT_SECONDS = 5.0
-DEFAULT_GAME_SECONDS = 0.5  # per position when a whole PDN file is analysed
-DEFAULT_HASH_MB = 64
-TABLES_BUILT_ON_DEMAND = 4  # built in seconds if missing
-MAX_NODES = NO_NODE_LIMIT - 1  # the kernel counts nodes in 64 bits
-
-search_depth = whole_number(1, MAX_DEPTH, f"expected 1 to {MAX_DEPTH} plies, not {{value}}")
-"""An argparse type: plies to search."""
-node_count = whole_number(1, MAX_NODES, f"expected 1 to {MAX_NODES} nodes, not {{value}}")
-"""An argparse type: nodes to search."""
-hash_megabytes = whole_number(MIN_MEGABYTES, MAX_MEGABYTES,
-                              f"expected {MIN_MEGABYTES} to {MAX_MEGABYTES} MB, "
-                              "not {value}")
-"""An argparse type: the transposition table's size in MB (memory is checked later)."""
+__all__ = ["add_parsers", "format_info", "info_json", "is_pdn_file", "tables_from_arguments"]
 
 
 def add_parsers(commands: Any) -> None:
@@ -65,7 +39,7 @@ def add_parsers(commands: Any) -> None:
                     "blunders (??, a loss of 3 men or more, or a win or draw thrown away), "
                     "mistakes (?, 1 man) and inaccuracies (?!, half a man) as NAGs; "
                     "optionally plot the score over each game.")
-    _add_search_options(analyse)
+    add_search_options(analyse)
     analyse.add_argument("--json", action="store_true",
                          help="one JSON object per depth, then one with the best move")
     analyse.add_argument("-o", "--output", type=Path, metavar="OUT.pdn",
@@ -85,157 +59,8 @@ def add_parsers(commands: Any) -> None:
     analyse.set_defaults(run=_analyse)
 
     bestmove = commands.add_parser("bestmove", help="print only the engine's move")
-    _add_search_options(bestmove)
+    add_search_options(bestmove)
     bestmove.set_defaults(run=_bestmove)
-
-
-def _add_search_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("fen", nargs="?", default=STARTING_FEN,
-                        help="a FEN (default: start)" if parser.prog.endswith("bestmove")
-                        else "a FEN (default: start) or a PDN file")
-    parser.add_argument("--moves", default="", metavar="MOVES",
-                        help="moves to play from the FEN first, e.g. '11-15 23-19'")
-    limits = parser.add_mutually_exclusive_group()
-    limits.add_argument("--time", type=positive_float, metavar="S",
-                        help=f"seconds to think (default: {DEFAULT_SECONDS:g})")
-    limits.add_argument("--depth", type=search_depth, metavar="D", help="plies to search")
-    limits.add_argument("--nodes", type=node_count, metavar="N", help="nodes to search")
-    parser.add_argument("--hash", type=hash_megabytes, default=DEFAULT_HASH_MB, metavar="MB",
-                        help=f"transposition table size (default: {DEFAULT_HASH_MB})")
-    parser.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
-                        help="probe the endgame tables in DIR (default: the folder "
-                             "'doublecorner egtb build' fills); up to 4 pieces they are built "
-                             "first if missing (seconds)")
-    add_evaluation_options(parser)
-
-
-def engine_from_arguments(arguments: argparse.Namespace) -> Engine:
-    """An engine with the arguments' hash size, evaluation and, with ``--egtb``, tables.
-
-    :raises UsageError: the table does not fit in memory, or ``--egtb`` names no folder.
-    """
-    evaluation = evaluation_from_arguments(arguments)
-    check_hash_fits(arguments.hash)
-    tables = tables_from_arguments(arguments)
-    return new_engine(arguments.hash, tables=tables, **evaluation)
-
-
-def new_engine(hash_mb: int, **options: Any) -> Engine:
-    """``Engine(hash_mb=hash_mb, **options)``, a MemoryError told as a usage error.
-
-    :raises UsageError: the memory for the table could not be had after all.
-    """
-    try:
-        return Engine(hash_mb=hash_mb, **options)
-    except MemoryError:
-        raise UsageError(f"--hash {hash_mb}: cannot allocate {hash_mb} MB") from None
-
-
-def tables_from_arguments(arguments: argparse.Namespace) -> Tables | None:
-    """The endgame tables ``--egtb`` names (values loaded, distances on demand), or None."""
-    directory = egtb_directory_from_arguments(arguments)
-    if directory is None:
-        return None
-    from doublecorner.egtb import LOADED_PIECES, load_tables
-
-    return load_tables(directory, max_pieces=LOADED_PIECES, lazy_dtc=True)
-
-
-def egtb_directory_from_arguments(arguments: argparse.Namespace) -> Path | None:
-    """The ``--egtb`` folder, its small tables built if missing; None without ``--egtb``."""
-    if arguments.egtb is None:
-        return None
-    from doublecorner.egtb import default_directory, ensure_tables
-
-    directory = (check_directory_option(arguments.egtb, "--egtb") if arguments.egtb
-                 else default_directory())
-    ensure_tables(directory, max_pieces=TABLES_BUILT_ON_DEMAND)
-    return directory
-
-
-def board_from_arguments(fen: str, moves: str) -> Board:
-    """The board at ``fen`` after ``moves`` (space-separated, full or short form)."""
-    board = Board(fen)
-    for number, text in enumerate(moves.split(), start=1):
-        try:
-            board.push_str(text)
-        except ValueError as error:
-            raise UsageError(f"--moves, move {number}: {error}") from None
-    return board
-
-
-def limit_from_arguments(arguments: argparse.Namespace, *,
-                         default_seconds: float = DEFAULT_SECONDS) -> Limit:
-    if arguments.depth is not None:
-        return Limit(depth=arguments.depth)
-    if arguments.nodes is not None:
-        return Limit(nodes=arguments.nodes)
-    return Limit(time=arguments.time or default_seconds)
-
-
-def run_search(engine: Engine, board: Board, limit: Limit,
-               on_info: InfoCallback | None = None) -> SearchResult:
-    """Search in a worker thread, so that Ctrl-C stops the search and keeps its result.
-
-    The compiled search holds the main thread without running Python, which
-    would delay the KeyboardInterrupt until the search ends by itself. The
-    worker says it is done with an event of its own, not ``is_alive()``: on
-    Python 3.11 and 3.12 a Ctrl-C inside ``Thread.join()`` can leave
-    ``is_alive()`` False while the thread still runs. The stop is an event
-    passed to this search, not ``engine.stop()``, which a search that has not
-    started yet would forget.
-
-    :raises KeyboardInterrupt: Ctrl-C came before the search had any result.
-    """
-    results: list[SearchResult] = []
-    failures: list[BaseException] = []
-    done = threading.Event()
-    stop = threading.Event()
-
-    def search() -> None:
-        try:
-            results.append(engine.search(board.position(), limit,
-                                         history=board.position_history(),
-                                         halfmove_clock=board.halfmove_clock, on_info=on_info,
-                                         stop=stop))
-        except BaseException as error:  # handed to the main thread below
-            failures.append(error)
-        finally:
-            done.set()
-
-    worker = threading.Thread(target=search, name="doublecorner-search", daemon=True)
-    with _ctrl_c_sets(stop):
-        worker.start()
-        while not done.is_set():
-            try:
-                done.wait(0.05)
-            except KeyboardInterrupt:  # off the main thread, or before the handler was set
-                stop.set()
-    if failures:
-        raise failures[0]
-    if not results:  # pragma: no cover - the search returns whenever it does not raise
-        raise KeyboardInterrupt
-    if stop.is_set():
-        print("doublecorner: search stopped (Ctrl-C); the result so far", file=sys.stderr)
-    return results[0]
-
-
-@contextmanager
-def _ctrl_c_sets(event: threading.Event) -> Iterator[None]:
-    """While inside, Ctrl-C (SIGINT) sets ``event`` instead of raising KeyboardInterrupt.
-
-    A handler rather than ``except KeyboardInterrupt``: the exception can land
-    on any line of the waiting loop, outside its ``try``. Only the main thread
-    may set handlers; elsewhere SIGINT is left alone.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, lambda _signal, _frame: event.set())
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def format_info(result: SearchResult) -> str:

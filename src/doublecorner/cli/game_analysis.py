@@ -25,7 +25,7 @@ from doublecorner.cli.common import (
     evaluation_from_arguments,
     ray_address,
 )
-from doublecorner.cli.engine import (
+from doublecorner.cli.search_options import (
     DEFAULT_GAME_SECONDS,
     egtb_directory_from_arguments,
     engine_from_arguments,

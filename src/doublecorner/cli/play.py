@@ -21,8 +21,13 @@ from doublecorner.cli.common import (
     evaluation_from_arguments,
     positive_float,
 )
-from doublecorner.cli.engine import DEFAULT_HASH_MB, hash_megabytes, new_engine, run_search
 from doublecorner.cli.memory import check_hash_fits
+from doublecorner.cli.search_options import (
+    DEFAULT_HASH_MB,
+    hash_megabytes,
+    new_engine,
+    run_search,
+)
 from doublecorner.color import Color
 from doublecorner.diagram import board_diagram, square_numbers_diagram
 from doublecorner.engine import Engine, SearchResult
