@@ -165,3 +165,23 @@ def test_output_paths_are_checked_before_the_work(tmp_path: Path,
     assert (status, out) == (2, "")
     assert_one_line(err)
     assert "analysed" not in err  # nothing was analysed first
+
+
+def test_a_draw_is_probed_without_a_distance(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "egtb", "probe", "B:WK32:BK1", "--dir", str(tmp_path / "t"))
+    assert status == 0
+    assert out.splitlines()[0] == "draw for Black to move"
+
+
+def test_progress_into_a_file_is_plain_lines(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from doublecorner.cli.common import ProgressBar
+
+    bar = ProgressBar("egtb 2 pieces")  # capsys's stderr is no terminal
+    bar(1, 4, "KvK")
+    bar(4, 4, "KvK")
+    bar.close()
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    assert err.splitlines()[-1].startswith("egtb 2 pieces: 100.0%")

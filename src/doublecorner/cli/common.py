@@ -15,7 +15,8 @@ from doublecorner.errors import quoted
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 LOCAL_RAY = "local"  # what --ray without an ADDRESS stands for
-PROGRESS_EVERY_SECONDS = 0.5
+PROGRESS_EVERY_SECONDS = 0.5  # redraws of a bar on a terminal
+PROGRESS_LOG_SECONDS = 10.0  # plain lines into a file or a pipe
 MAX_DIGITS = 19  # a whole number option of more digits than this is out of any range
 
 
@@ -158,23 +159,40 @@ def in_background(work: Callable[[], T]) -> T:
 
 
 class ProgressBar:
-    """A one-line bar on stderr, redrawn at most twice a second."""
+    """A one-line bar on stderr, redrawn at most twice a second on a terminal.
+
+    Into a file or a pipe (no terminal to redraw on) it writes a plain line at
+    most every :data:`PROGRESS_LOG_SECONDS`, and at the end.
+    """
 
     def __init__(self, what: str) -> None:
         self.what = what
         self.started = time.monotonic()
         self.shown = 0.0
+        self.on_terminal = _is_terminal(sys.stderr)
 
     def __call__(self, done: int, total: int, name: str) -> None:
         now = time.monotonic()
-        if now - self.shown < PROGRESS_EVERY_SECONDS and done < total:
+        every = PROGRESS_EVERY_SECONDS if self.on_terminal else PROGRESS_LOG_SECONDS
+        if now - self.shown < every and done < total:
             return
         self.shown = now
+        percent = f"{100 * done / max(total, 1):5.1f}%  {name:<9} {now - self.started:6.0f} s"
+        if not self.on_terminal:
+            print(f"{self.what}: {percent.strip()}", file=sys.stderr, flush=True)
+            return
         filled = 30 * done // max(total, 1)
-        print(f"\r{self.what} [{'#' * filled}{'.' * (30 - filled)}] "
-              f"{100 * done / max(total, 1):5.1f}%  {name:<9} {now - self.started:6.0f} s",
+        print(f"\r{self.what} [{'#' * filled}{'.' * (30 - filled)}] {percent}",
               end="", file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        if self.shown:
+        if self.shown and self.on_terminal:
             print(file=sys.stderr)
+
+
+def _is_terminal(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if isatty is not None else False
+    except (OSError, ValueError):
+        return False

@@ -149,7 +149,11 @@ def _probe(arguments: argparse.Namespace) -> int:
                           "dtc": result.dtc, "dtz": result.dtz, "best_moves": moves}))
         return EXIT_OK
     side = position.turn.name.capitalize()
-    print(f"{_VALUE_WORDS[result.value]} for {side} to move; {result.dtc} plies to conversion")
+    if result.value is Value.DRAW:  # a draw is never converted: no distance to give
+        print(f"draw for {side} to move")
+    else:
+        plies = f"{result.dtc} {'ply' if result.dtc == 1 else 'plies'}"
+        print(f"{_VALUE_WORDS[result.value]} for {side} to move; {plies} to conversion")
     if result.dtz is not None:
         verdict = ("won within the 40-move rule" if result.wins_within_the_rule(arguments.clock)
                    else "the 40-move rule draws it with best defence")
