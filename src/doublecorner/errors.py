@@ -71,3 +71,8 @@ class TableError(DraughtsError, RuntimeError):
 
 class JournalError(DraughtsError, ValueError):
     """A match's results file that cannot be read back (damage, not a cut-off last line)."""
+
+
+class GameDatabaseError(DraughtsError, RuntimeError):
+    """A game database that cannot be opened or used (not SQLite, a newer schema, no access),
+    or a game it does not hold."""
