@@ -4,6 +4,7 @@ small collections counted by hand."""
 from __future__ import annotations
 
 import ast
+import doctest
 import io
 import json
 import sqlite3
@@ -333,3 +334,10 @@ def test_the_package_imports_nothing_from_the_front_ends_or_the_engine() -> None
                 assert not node.module.startswith(
                     ("doublecorner.web", "doublecorner.cli", "doublecorner.engine")), (
                     path.name, node.module)
+
+
+def test_the_examples_of_docs_db_md_run() -> None:
+    path = Path(__file__).resolve().parents[1] / "docs" / "db.md"
+    failures, tried = doctest.testfile(str(path), module_relative=False,
+                                       optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
