@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import os
 import socket
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ from doublecorner.cli.common import (
     positive_int,
     whole_number,
 )
+from doublecorner.cli.memory import available_memory_mb
 
 INSTALL_HINT = "pip install 'doublecorner[web]'"
 DEFAULT_HOST = "127.0.0.1"
@@ -133,22 +133,6 @@ def _serve(arguments: argparse.Namespace) -> int:
     with listener:
         uvicorn.Server(config).run(sockets=[listener])
     return EXIT_OK
-
-
-def available_memory_mb() -> int | None:
-    """The memory the system can give without swapping (MemAvailable), else all of it, in MB;
-    ``None`` when neither can be read."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) // 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
-    except (AttributeError, OSError, ValueError):
-        return None
 
 
 def engine_memory_problem(hash_mb: int, threads: int, available_mb: int | None) -> str | None:
