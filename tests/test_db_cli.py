@@ -68,6 +68,33 @@ def test_import_prints_a_summary_and_the_faults(tmp_path: Path, games: Path,
                                 "1 file imported before\n")
 
 
+def test_an_interrupted_import_says_how_to_go_on(tmp_path: Path, games: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    class Interrupting:
+        def __init__(self, what: str) -> None:
+            pass
+
+        def __call__(self, done: int, total: int, name: str) -> None:
+            raise KeyboardInterrupt
+
+        def close(self) -> None:
+            pass
+
+    path = str(tmp_path / "d.db")
+    monkeypatch.setattr("doublecorner.cli.db.ProgressBar", Interrupting)
+    monkeypatch.setattr("doublecorner.db.importer.BATCH_GAMES", 1)
+    monkeypatch.setattr("doublecorner.db.importer.PROGRESS_EVERY_GAMES", 2)
+    status, out, err = run(capsys, "db", "import", str(games), "--db", path)
+    assert (status, out) == (1, "")
+    assert err.splitlines() == [
+        "db import: stopped; the games written so far are kept, and the same command goes "
+        "on from there", "doublecorner: interrupted"]
+    monkeypatch.undo()
+    status, out, _ = run(capsys, "db", "import", str(games), "--db", path)
+    assert (status, out) == (1, "2 games imported (1 up to a fault), 0 duplicates, 0 skipped\n")
+
+
 def test_import_of_a_clean_file_exits_0_and_counts_duplicates(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "twice.pdn"

@@ -123,11 +123,19 @@ def _import(arguments: argparse.Namespace) -> int:
     def progress(step: ImportProgress) -> None:
         bar(step.bytes_read, step.bytes_total, f"{step.games} games")
 
+    is_closed = False
     try:
         with GameDatabase(path) as database:
             summary = database.import_files(arguments.files, progress=progress)
-    finally:
+    except KeyboardInterrupt:
         bar.close()
+        is_closed = True
+        print("db import: stopped; the games written so far are kept, and the same command "
+              "goes on from there", file=sys.stderr)
+        raise
+    finally:
+        if not is_closed:
+            bar.close()
     for name, number, fault in summary.faults:
         print(f"{name}: game {number}: {fault}", file=sys.stderr)
     print(_summary_line(summary))
