@@ -19,6 +19,7 @@ the main line's ``(key, move)`` pairs.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -139,10 +140,19 @@ def start_position(game: Game) -> Position | None:
     game_type = game.headers.get("GameType")
     if game_type is not None and game_type.split(",")[0].strip() != GAME_TYPE:
         return None
+    fen = game.headers.get("FEN")
+    if fen is None:
+        return _the_start()
     try:
-        return Position.from_fen(game.headers.get("FEN", STARTING_FEN))
+        return Position.from_fen(fen)
     except (DraughtsError, ValueError):  # ValueError: a number too long for int()
         return None
+
+
+@functools.cache
+def _the_start() -> Position:
+    """The usual start position, made once (most games start there: no FEN to read)."""
+    return Position.from_fen(STARTING_FEN)
 
 
 def date_number(text: str) -> int:
