@@ -155,6 +155,9 @@ def test_the_cli_pipeline_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["train", "selfplay", "--out", str(more), "--games", "2",
                  "--games-per-shard", "2", "--nodes", "200", "--network", str(out)]) == 0
     capsys.readouterr()
+    from doublecorner.train.pipeline import shard_configs
+
+    assert [config["network_generation"] for config in shard_configs(more)] == [1]
     out2 = tmp_path / "net2.dcnn"
     assert main(["train", "fit", str(more), str(data), "--out", str(out2), "--epochs", "1",
                  "--validation", "0.5", "--start", str(out)]) == 0

@@ -123,15 +123,18 @@ def _selfplay(arguments: argparse.Namespace) -> int:
         egtb_dir = str(Path(arguments.egtb) if arguments.egtb else default_directory())
         if not Path(egtb_dir).is_dir():
             raise UsageError(f"--egtb {egtb_dir}: no such folder")
-    network = None
-    if arguments.network is not None:
-        from doublecorner.engine.network import Network
+    network, generation = None, 0
+    if arguments.evaluation == "nn":
+        from doublecorner.engine.network import load_network
 
-        Network.from_file(arguments.network)  # a bad file fails here, not in a worker
-        network = str(Path(arguments.network).resolve())
+        # A bad file fails here, not in a worker; its generation is recorded in the shards.
+        generation = int(load_network(arguments.network).provenance.get("generation", 0))
+        if arguments.network is not None:
+            network = str(Path(arguments.network).resolve())
     address = ray_address(arguments) if arguments.ray is not None else None
     config = SelfPlayConfig(nodes=arguments.nodes, evaluation=arguments.evaluation,
-                            network=network, random_plies=arguments.random_plies,
+                            network=network, network_generation=generation,
+                            random_plies=arguments.random_plies,
                             egtb_dir=egtb_dir, games_per_shard=arguments.games_per_shard)
     bar = ProgressBar("selfplay")
     shards = -(-arguments.games // config.games_per_shard)

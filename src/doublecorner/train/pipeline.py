@@ -51,13 +51,22 @@ def shard_configs(directory: Path) -> list[dict[str, Any]]:
 
 
 def _player_generation(configs: list[dict[str, Any]]) -> int:
-    """The generation of the strongest network that played the games (0: the linear one)."""
+    """The generation of the strongest network that played the games (0: the linear one).
+
+    Shards record it; for shards written before they did, the network file is
+    read (if it is still where it was).
+    """
     generation = 0
     for config in configs:
         if config.get("evaluation") != "nn":
             continue
-        played_by = load_network(config.get("network"))
-        generation = max(generation, int(played_by.provenance.get("generation", 0)))
+        played = config.get("network_generation")
+        if played is None:
+            try:
+                played = load_network(config.get("network")).provenance.get("generation", 0)
+            except EngineError:
+                played = 0
+        generation = max(generation, int(played))
     return generation
 
 

@@ -61,6 +61,7 @@ class SelfPlayConfig:
     nodes: int = 20_000
     evaluation: str = "linear"
     network: str | None = None  # a weights file; None: the one shipped
+    network_generation: int = 0  # the generation of the network that plays (0: linear)
     random_plies: int = 4
     max_plies: int = 400
     hash_mb: int = 16
