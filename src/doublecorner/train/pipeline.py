@@ -109,9 +109,8 @@ def fit_network(request: FitRequest, *,
     history = []
     if start is not None:
         history = list(start.provenance.get("history", []))
-        history.append({key: start.provenance.get(key)
-                        for key in ("generation", "data", "fit", "match") if key in
-                        start.provenance})
+        history.append({key: value for key, value in start.provenance.items()
+                        if key != "history"})
     provenance = {
         "generation": generation,
         "trained": datetime.date.today().isoformat(),
