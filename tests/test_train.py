@@ -180,6 +180,16 @@ def test_bad_train_arguments_are_one_line(argv: list[str], message: str,
     assert message in error and error.count("\n") == 1
 
 
+def test_files_still_being_written_are_not_shards(shards: Path, tmp_path: Path) -> None:
+    import shutil
+
+    for name in ("shard-00000.npz", "shard-00001.npz"):
+        shutil.copy(shards / name, tmp_path / name)
+    (tmp_path / "shard-00002.npz.tmp").write_bytes(b"PK half a zip")
+    (tmp_path / "shard-00003.tmp.npz").write_bytes(b"PK half a zip")
+    assert len(read_shards(tmp_path)["game"]) == len(read_shards(shards)["game"])
+
+
 def test_no_shards_is_an_engine_error(tmp_path: Path) -> None:
     with pytest.raises(EngineError, match="no self-play shards"):
         read_shards(tmp_path)

@@ -22,7 +22,7 @@ from doublecorner.engine.network import Network, load_network
 from doublecorner.errors import EngineError
 from doublecorner.train.dataset import build_dataset, split_by_game
 from doublecorner.train.fit import EpochReport, FitConfig, fit
-from doublecorner.train.selfplay import COLUMNS, read_shards
+from doublecorner.train.selfplay import COLUMNS, read_shards, shard_paths
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,7 +42,7 @@ class FitRequest:
 def shard_configs(directory: Path) -> list[dict[str, Any]]:
     """The distinct self-play settings recorded in a folder's shards."""
     seen: list[dict[str, Any]] = []
-    for path in sorted(directory.glob("shard-*.npz")):
+    for path in shard_paths(directory):
         with np.load(path) as shard:
             config = json.loads(str(shard["meta"])) if "meta" in shard else {}
         if config not in seen:

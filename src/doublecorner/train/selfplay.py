@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
@@ -35,6 +36,7 @@ from doublecorner.match.ballots import three_move_deck
 from doublecorner.position import Position
 
 SHARD_PATTERN = "shard-{:05d}.npz"
+SHARD_NAME = re.compile(r"shard-\d{5,}\.npz")
 UNKNOWN = -2  # the tables' value of a position they do not hold
 # Tables loaded by each self-play process: 5 pieces take 30 MB, 6 would take 0.8 GB each.
 TABLE_PIECES = 5
@@ -91,6 +93,12 @@ class ShardReport:
 
 def shard_path(directory: Path, index: int) -> Path:
     return directory / SHARD_PATTERN.format(index)
+
+
+def shard_paths(directory: Path) -> list[Path]:
+    """The whole shards in ``directory``, in order (never a file still being written)."""
+    return sorted(path for path in directory.glob("shard-*.npz")
+                  if SHARD_NAME.fullmatch(path.name))
 
 
 def missing_shards(directory: Path, games: int, games_per_shard: int) -> list[int]:
@@ -169,9 +177,12 @@ def play_shard(directory: str, index: int, config_items: dict[str, Any]) -> Shar
              for number in range(first, first + config.games_per_shard)]
     columns = {name: np.concatenate([game[name] for game in games]) for name in COLUMNS}
     path = shard_path(Path(directory), index)
-    temporary = path.with_suffix(".tmp.npz")
+    # Written under another name, then renamed: a killed worker leaves no half shard
+    # that a reader would take for a whole one.
+    temporary = path.with_name(path.name + ".tmp")
     arrays: dict[str, Any] = {"meta": np.array(json.dumps(asdict(config))), **columns}
-    np.savez_compressed(temporary, **arrays)
+    with open(temporary, "wb") as stream:
+        np.savez_compressed(stream, **arrays)
     os.replace(temporary, path)
     results = [int(game["result"][0]) if len(game["result"]) else 0 for game in games]
     return ShardReport(index, len(games), len(columns["black"]), results.count(1),
@@ -241,7 +252,7 @@ def read_shards(directory: Path) -> dict[str, np.ndarray]:
 
     :raises EngineError: there is no shard, or one lacks a column.
     """
-    paths = sorted(directory.glob("shard-*.npz"))
+    paths = shard_paths(directory)
     if not paths:
         raise EngineError(f"no self-play shards in {directory}")
     parts: dict[str, list[np.ndarray]] = {name: [] for name in COLUMNS}
