@@ -110,6 +110,12 @@ InfoCallback = Callable[[SearchResult], None]
 class Engine:
     """A checkers engine: ``search`` a position under a :class:`Limit`.
 
+    ``evaluation`` is ``"nn"`` (the trained network: the shipped one, or the
+    weights file or :class:`Network` given as ``network``) or ``"linear"``
+    (the hand-made features, with ``weights``).
+
+    :raises EngineError: an unknown evaluation, or a network file that cannot be read.
+
     >>> engine = Engine(hash_mb=4)
     >>> result = engine.search(Position.from_fen("W:W18:B14"), Limit(depth=4))
     >>> str(result.move), str(result.score)
