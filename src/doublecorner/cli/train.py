@@ -14,6 +14,8 @@ from doublecorner.cli.common import (
     LOCAL_RAY,
     ProgressBar,
     UsageError,
+    add_evaluation_options,
+    evaluation_from_arguments,
     positive_int,
     ray_address,
     whole_number,
@@ -40,10 +42,7 @@ def add_parsers(commands: Any) -> None:
                           help="games in all (rounded up to whole shards)")
     selfplay.add_argument("--nodes", type=positive_int, default=10_000, metavar="N",
                           help="nodes searched per move (default: 10000)")
-    selfplay.add_argument("--eval", choices=("nn", "linear"), default="nn", dest="evaluation",
-                          help="the evaluation that plays (default: nn)")
-    selfplay.add_argument("--network", metavar="FILE",
-                          help="weights file for --eval nn (default: the shipped network)")
+    add_evaluation_options(selfplay)
     selfplay.add_argument("--random-plies", type=whole_number(0, 40, "expected 0 to 40 random "
                                                                "plies, not {value}"),
                           default=4, metavar="K",
@@ -114,8 +113,7 @@ def _rate(text: str) -> float:
 def _selfplay(arguments: argparse.Namespace) -> int:
     from doublecorner.train.selfplay import SelfPlayConfig, run_selfplay
 
-    if arguments.network is not None and arguments.evaluation != "nn":
-        raise UsageError("--network goes with --eval nn")
+    evaluation_from_arguments(arguments)  # --network only with --eval nn
     egtb_dir = None
     if arguments.egtb is not None:
         from doublecorner.egtb import default_directory

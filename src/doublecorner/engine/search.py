@@ -29,7 +29,7 @@ from doublecorner.engine.weights import Weights
 from doublecorner.errors import EngineError, TableError
 from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluate
 from doublecorner.kernel.hashing import zobrist_key
-from doublecorner.kernel.movegen import generate_moves
+from doublecorner.kernel.movegen import count_moves, generate_moves
 from doublecorner.kernel.network import HIDDEN, Q_PARAMETERS, SCRATCH, evaluate_position
 from doublecorner.kernel.ordering import HISTORY_SIZE
 from doublecorner.kernel.scores import (
@@ -175,11 +175,12 @@ class Engine:
         ensure_engine_compiled()
         black, white, kings, turn = (position.black, position.white, position.kings,
                                      int(position.turn))
-        value = evaluate(black, white, kings, turn, self._weights, self._scratch)
-        if self.evaluation == "nn" and value != -MATE:
-            value = evaluate_position(black, white, kings, turn, self._network,
-                                      self._accumulators, self._network_scratch)
-        return Score(value)
+        if self.evaluation == "linear":
+            return Score(evaluate(black, white, kings, turn, self._weights, self._scratch))
+        if count_moves(black, white, kings, turn) == 0:
+            return Score(-MATE)  # as the search scores a side with no move
+        return Score(evaluate_position(black, white, kings, turn, self._network,
+                                       self._accumulators, self._network_scratch))
 
     def search(self, position: Position, limit: Limit | None = None, *,
                history: Sequence[Position] = (), halfmove_clock: int = 0,
