@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from doublecorner.engine import Limit
 from doublecorner.engine.search import DEFAULT_EVALUATION
 from doublecorner.match import (
     MatchScore,
+    Pentanomial,
     RandomPlayer,
     parse_engine,
     parse_player,
@@ -131,6 +133,41 @@ def test_the_match_command_prints_the_score_and_writes_pdn(
 def test_the_match_command_rejects_a_bad_range(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "random", "random", "--openings", "0-3"]) == 2
     assert "outside 1-156" in capsys.readouterr().err
+
+
+def test_a_reversed_range_is_called_reversed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "random", "random", "--openings", "5-3"]) == 2
+    err = capsys.readouterr().err
+    assert "'5-3' is reversed" in err and "(3-5)" in err and "outside" not in err
+
+
+@pytest.mark.parametrize("option", ["--pdn", "--results"])
+@pytest.mark.parametrize("where", ["missing folder", "a folder"])
+def test_match_output_paths_are_checked_before_any_game(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str, where: str) -> None:
+    path = tmp_path / "nonexistent" / "out.txt" if where == "missing folder" else tmp_path
+    # An --engine that would start a program: the check comes before it starts.
+    status = main(["match", "never", "random", "--engine", "name=never,cmd=/no/such/engine",
+                   "--openings", "1", option, str(path)])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.err.count("\n") == 1 and option in captured.err
+    assert "Traceback" not in captured.err and "cannot start engine" not in captured.err
+    assert captured.out == ""
+
+
+def test_a_program_that_echoes_fails_the_match_in_seconds(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.monotonic()
+    status = main(["match", "cat", "random", "--engine", "name=cat,cmd=cat", "--openings", "1"])
+    assert status == 2 and time.monotonic() - started < 10
+    assert "does not speak the engine protocol" in capsys.readouterr().err
+
+
+def test_an_even_score_is_elo_0_not_minus_0() -> None:
+    assert MatchScore(wins=0, draws=10, losses=0).summary() == (
+        "+0 =10 -0  score 50.0%  Elo 0 (95% 0 to 0)  LOS 50.0%")
+    assert "-0" not in Pentanomial((0, 0, 5, 0, 0)).summary()
 
 
 def test_a_match_through_the_protocol_at_fixed_depth_is_deterministic(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -13,6 +14,8 @@ import pytest
 from doublecorner import Board, EngineError, Move
 from doublecorner.engine import Score
 from doublecorner.protocol import EngineServer, GoCommand, SimpleEngineClient
+from doublecorner.protocol import client as client_module
+from doublecorner.protocol import server as server_module
 from doublecorner.protocol.messages import parse_go, parse_info, parse_position
 
 ENGINE = [sys.executable, "-m", "doublecorner", "engine"]
@@ -214,6 +217,34 @@ def test_a_failing_program_raises_engine_error(scripted: Scripted, behaviour: st
 def test_a_program_that_cannot_start_is_an_engine_error() -> None:
     with pytest.raises(EngineError, match="cannot start engine"):
         SimpleEngineClient.popen(["/no/such/engine"])
+
+
+def test_a_program_that_does_not_speak_the_protocol_fails_the_handshake_at_once() -> None:
+    """``cat`` echoes 'dcp' back: that is no handshake, and it is said at once, not in 180 s."""
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="does not speak the engine protocol: it answered 'dcp'"):
+        SimpleEngineClient.popen(["cat"])
+    assert time.monotonic() - started < 5
+
+
+def test_a_silent_program_fails_after_the_first_answer_deadline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(client_module, "FIRST_ANSWER_SECONDS", 0.5)
+    started = time.monotonic()
+    with pytest.raises(EngineError, match=r"did not answer within 0.5 s \(awaiting the handshake"):
+        SimpleEngineClient.popen(["sleep", "30"])
+    assert time.monotonic() - started < 5
+
+
+def test_our_engine_names_itself_before_it_loads_the_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first run compiles for a while in the handshake; the controller has its answer first."""
+    lines = Lines()
+    said_before_loading: list[str] = []
+    monkeypatch.setattr(server_module, "ensure_engine_compiled",
+                        lambda: said_before_loading.extend(lines.out.getvalue().splitlines()))
+    assert lines.send("dcp")[-1] == "dcpok"
+    assert [line.split()[:2] for line in said_before_loading] == [["id", "name"], ["id", "author"]]
 
 
 def test_a_conversation_survives_every_hostile_command() -> None:

@@ -18,8 +18,10 @@ from doublecorner.cli.common import (
     positive_int,
     ray_address,
 )
+from doublecorner.cli.streams import check_output_file
 from doublecorner.egtb import Tables
 from doublecorner.engine import Limit
+from doublecorner.errors import quoted
 from doublecorner.match import (
     EnginePlayer,
     ExternalEngine,
@@ -110,15 +112,22 @@ def parse_openings(text: str, deck: tuple[Ballot, ...]) -> list[Ballot]:
 
     >>> [ballot.number for ballot in parse_openings("3-5", three_move_deck())]
     [3, 4, 5]
+    >>> parse_openings("5-3", three_move_deck())
+    Traceback (most recent call last):
+    doublecorner.cli.common.UsageError: --openings '5-3' is reversed: the lower number first (3-5)
     """
     first, dash, last = text.partition("-")
-    try:
-        low = int(first)
-        high = int(last) if dash else low
-    except ValueError:
-        raise UsageError(f"--openings must be N or N-M, not {text!r}") from None
+    shown = quoted(text)
+    if not all(part.strip().isascii() and part.strip().isdigit()
+               for part in ((first, last) if dash else (first,))):
+        raise UsageError(f"--openings must be N or N-M, not {shown}")
+    low = int(first)
+    high = int(last) if dash else low
+    if low > high:
+        raise UsageError(f"--openings {shown} is reversed: the lower number first "
+                         f"({high}-{low})")
     if not 1 <= low <= high <= len(deck):
-        raise UsageError(f"--openings {text!r} is outside 1-{len(deck)}")
+        raise UsageError(f"--openings {shown} is outside 1-{len(deck)}")
     return list(deck[low - 1:high])
 
 
@@ -172,18 +181,10 @@ def _declared_engines(arguments: argparse.Namespace,
 def _resumed(arguments: argparse.Namespace, header: dict[str, Any],
              ballots: list[Ballot]) -> tuple[list[GameRecord], JournalWriter | None]:
     """The games already in ``--results`` (with ``--resume``) and the writer for the rest."""
-    if arguments.resume and arguments.results is None:
-        raise UsageError("--resume needs --results FILE, the file to resume from")
     if arguments.results is None:
         return [], None
     if not arguments.resume:
-        if arguments.results.exists() and arguments.results.stat().st_size > 0:
-            # It may hold an interrupted match: never write over it unasked.
-            raise UsageError(f"--results {arguments.results} already holds games: add --resume "
-                             "to go on with that match, or remove the file")
         return [], JournalWriter(arguments.results, header=header)
-    if not arguments.results.exists():
-        raise UsageError(f"--resume: {arguments.results} does not exist")
     contents = read_journal(arguments.results, ballots)
     differences = header_differences(header, contents.header)
     if differences:
@@ -196,7 +197,30 @@ def _resumed(arguments: argparse.Namespace, header: dict[str, Any],
                                            keep_bytes=contents.sound_bytes)
 
 
+def _check_outputs(arguments: argparse.Namespace) -> None:
+    """Check ``--pdn``, ``--results`` and ``--resume`` before any game starts.
+
+    :raises UsageError: a file cannot be written, ``--results`` holds games
+        without ``--resume``, or ``--resume`` has no file to go on from.
+    """
+    if arguments.pdn is not None:
+        check_output_file(arguments.pdn, "--pdn")
+    if arguments.resume and arguments.results is None:
+        raise UsageError("--resume needs --results FILE, the file to resume from")
+    if arguments.results is None:
+        return
+    check_output_file(arguments.results, "--results")
+    if arguments.resume and not arguments.results.exists():
+        raise UsageError(f"--resume: {arguments.results} does not exist")
+    if (not arguments.resume and arguments.results.exists()
+            and arguments.results.stat().st_size > 0):
+        # It may hold an interrupted match: never write over it unasked.
+        raise UsageError(f"--results {arguments.results} already holds games: add --resume "
+                         "to go on with that match, or remove the file")
+
+
 def _match(arguments: argparse.Namespace) -> int:
+    _check_outputs(arguments)
     address = ray_address(arguments) if arguments.ray is not None else None
     ballots = parse_openings(arguments.openings, three_move_deck())
     movetime = arguments.time or DEFAULT_SECONDS
@@ -218,10 +242,10 @@ def _match(arguments: argparse.Namespace) -> int:
     try:
         pdn_file = (arguments.pdn.open("a" if arguments.resume else "w", encoding="utf-8")
                     if arguments.pdn else None)
-    except OSError:
+    except OSError as error:  # checked before, but the file system may have changed since
         if journal is not None:
             journal.close()
-        raise
+        raise UsageError(f"--pdn {arguments.pdn}: {error.strerror or error}") from None
     if resumed:
         print(f"resuming: {len(resumed)} of {total} games already in {arguments.results}",
               file=sys.stderr)

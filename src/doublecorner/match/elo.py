@@ -80,9 +80,14 @@ def elo_from_score(score: float) -> float:
 def signed(value: float) -> str:
     """An Elo figure as text: rounded, with its sign (``+inf`` and ``-inf`` as such).
 
-    >>> signed(52.4), signed(-7.6), signed(float("-inf"))
-    ('+52', '-8', '-inf')
+    What rounds to zero is ``0``, without a sign: an even score computes as
+    ``-0.0``, and "Elo -0" reads as a loss.
+
+    >>> signed(52.4), signed(-7.6), signed(float("-inf")), signed(-0.0), signed(-0.4)
+    ('+52', '-8', '-inf', '0', '0')
     """
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
+    if round(value) == 0:
+        return "0"
     return f"{value:+.0f}"

@@ -20,15 +20,18 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from doublecorner.board import Board
-from doublecorner.errors import DraughtsError, EngineError
+from doublecorner.errors import DraughtsError, EngineError, quoted
 from doublecorner.move import Move
 from doublecorner.protocol.messages import GoCommand, Info, PositionCommand, parse_info
 
 T = TypeVar("T")
 
-# A program may load tables or compile at start (doublecorner's first run
-# after an install compiles for about a minute).
+# A program may load tables or compile during the handshake (doublecorner's
+# first run after an install compiles for about a minute, after its id lines),
+# but its first answer comes at once: a program that says nothing is not
+# waited for minutes.
 HANDSHAKE_SECONDS = 180.0
+FIRST_ANSWER_SECONDS = 20.0
 REPLY_GRACE_SECONDS = 5.0  # beyond a search's own time, before the program counts as hung
 STOP_GRACE_SECONDS = 2.0  # after 'stop', for the bestmove
 QUIT_SECONDS = 2.0  # for the program to exit after 'quit', before it is killed
@@ -62,7 +65,13 @@ class EngineClient:
                     timeout: float = HANDSHAKE_SECONDS) -> EngineClient:
         """Start ``command`` and do the handshake.
 
-        :raises EngineError: the program cannot be started or does not finish the handshake.
+        The first answer must come within :data:`FIRST_ANSWER_SECONDS` (or
+        ``timeout``, if shorter), the whole handshake within ``timeout``; an
+        answer that is not part of the handshake (a program that echoes, or
+        prints a banner) ends it at once.
+
+        :raises EngineError: the program cannot be started, does not speak the
+            protocol, or does not finish the handshake in time.
         """
         try:
             process = await asyncio.create_subprocess_exec(
@@ -73,8 +82,11 @@ class EngineClient:
         client = cls(process, name or command[0])
         try:
             await client._send("dcp")
+            deadline = asyncio.get_running_loop().time() + timeout
+            wait = min(timeout, FIRST_ANSWER_SECONDS)
             while True:
-                line = await client._next_line(timeout, "the handshake")
+                line = await client._next_line(wait, "the handshake")
+                wait = max(deadline - asyncio.get_running_loop().time(), 0.0)
                 kind, _, rest = line.partition(" ")
                 if kind == "id":
                     key, _, value = rest.partition(" ")
@@ -83,6 +95,10 @@ class EngineClient:
                     client.options[_option_name(rest)] = rest
                 elif kind == "dcpok":
                     break
+                elif line:
+                    raise EngineError(f"{client.name} does not speak the engine protocol: it "
+                                      f"answered {quoted(line)} to 'dcp' (expected id, option "
+                                      "and dcpok lines)")
         except EngineError:
             await client.close()
             raise

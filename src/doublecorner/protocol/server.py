@@ -93,11 +93,12 @@ class EngineServer:
         return True
 
     def _handshake(self) -> None:
-        # Load (or, the first time, compile) the engine now, so that the first
-        # search's time is not spent compiling.
-        ensure_engine_compiled()
+        # The name first, at once: a controller waits only seconds for a first
+        # answer. Then load (or, the first time, compile) the engine, so that
+        # the first search's time is not spent compiling.
         self._say(f"id name {NAME}")
         self._say(f"id author {AUTHOR}")
+        ensure_engine_compiled()
         self._say(f"option name Hash type spin default {DEFAULT_HASH_MB} min {MIN_MEGABYTES} "
                   f"max {MAX_MEGABYTES}")
         self._say(f"option name Evaluation type combo default {DEFAULT_EVALUATION} "
