@@ -76,3 +76,8 @@ class JournalError(DraughtsError, ValueError):
 class GameDatabaseError(DraughtsError, RuntimeError):
     """A game database that cannot be opened or used (not SQLite, a newer schema, no access),
     or a game it does not hold."""
+
+
+class BookError(DraughtsError, ValueError):
+    """An opening book that cannot be read (missing, damaged, cut short, another format or a
+    newer version), or cannot be written."""

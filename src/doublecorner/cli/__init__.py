@@ -17,13 +17,13 @@ import sys
 from collections.abc import Sequence
 
 from doublecorner import __version__
-from doublecorner.cli import db, egtb, engine, match, pdn, play, protocol, rules, serve, train
+from doublecorner.cli import book, db, egtb, engine, match, pdn, play, protocol, rules, serve, train
 from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, Parser, UsageError
 from doublecorner.errors import DraughtsError
 
 __all__ = ["EXIT_FAILURE", "EXIT_OK", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
-COMMAND_MODULES = (rules, engine, protocol, match, play, pdn, serve, egtb, train, db)
+COMMAND_MODULES = (rules, engine, protocol, match, play, pdn, serve, egtb, train, db, book)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -97,6 +97,18 @@ class GameDatabase:
         except sqlite3.Error as error:
             raise self._unreadable(error) from None
 
+    def start_positions(self) -> dict[str, int]:
+        """The positions the games start from (FEN), each with its number of games.
+
+        :raises GameDatabaseError: the database cannot be read.
+        """
+        try:
+            rows = self._connection.execute(
+                "SELECT start_fen, count(*) FROM games GROUP BY start_fen").fetchall()
+        except sqlite3.Error as error:
+            raise self._unreadable(error) from None
+        return {str(fen): int(count) for fen, count in rows}
+
     def count_games(self) -> int:
         """How many games the database holds."""
         return int(self._connection.execute("SELECT count(*) FROM games").fetchone()[0])

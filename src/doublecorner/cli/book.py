@@ -1,0 +1,147 @@
+"""Subcommand ``book``: build an opening book from a game database, deepen it with the engine,
+show a position's moves."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from doublecorner.board import Board
+from doublecorner.book import Book, BookEntry, BuildProgress, build_book
+from doublecorner.book.builder import DEFAULT_MAX_PLIES, DEFAULT_MIN_GAMES
+from doublecorner.cli.common import EXIT_OK, ProgressBar, UsageError, positive_int
+from doublecorner.db import GameDatabase
+from doublecorner.errors import quoted
+from doublecorner.fen import STARTING_FEN
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``book build``, ``book deepen`` and ``book show``."""
+    book = commands.add_parser(
+        "book", help="opening books: build one from a game database, deepen it, show it",
+        description="An opening book holds, for positions of the opening, the moves to play "
+                    "and their weights (docs/book.md). The engine plays from one with --book "
+                    "(analyse, bestmove, play, serve) or the DCP options OwnBook and BookFile.")
+    actions = book.add_subparsers(dest="book_command", metavar="ACTION", required=True)
+
+    build = actions.add_parser(
+        "build", help="build a book from the games of a database",
+        description="From the positions the games start from, one ply at a time: every move "
+                    "played in at least N games there (by any order of moves) enters the book, "
+                    "weighted by the half-points its side scored with it (2 x wins + draws).")
+    build.add_argument("--db", type=Path, required=True, metavar="PATH",
+                       help="the game database ('doublecorner db import' makes one)")
+    build.add_argument("--out", type=Path, required=True, metavar="BOOK",
+                       help="the book file to write")
+    build.add_argument("--min-games", type=positive_int, default=DEFAULT_MIN_GAMES,
+                       metavar="N", help="games a move needs to enter the book "
+                                         f"(default {DEFAULT_MIN_GAMES})")
+    build.add_argument("--max-plies", type=positive_int, default=DEFAULT_MAX_PLIES,
+                       metavar="P", help=f"plies from the start (default {DEFAULT_MAX_PLIES})")
+    build.set_defaults(run=_build)
+
+    show = actions.add_parser("show", help="the book's moves in a position")
+    show.add_argument("book", type=Path, metavar="BOOK")
+    show.add_argument("fen", nargs="?", default=STARTING_FEN,
+                      help="the position (default: the start)")
+    show.add_argument("--moves", default="", metavar="MOVES",
+                      help="moves to play from the FEN first, e.g. '11-15 23-19'")
+    show.add_argument("--json", action="store_true", help="print one JSON object")
+    show.set_defaults(run=_show)
+
+
+def check_output(path: Path, option: str = "--out") -> None:
+    """Refuse an output path that is a folder or lies in a missing folder.
+
+    :raises UsageError: it cannot be a file to write.
+    """
+    if path.is_dir():
+        raise UsageError(f"{option} {quoted(str(path))} is a folder, not a book file")
+    if not path.parent.is_dir():
+        raise UsageError(f"{option} {quoted(str(path))}: the folder "
+                         f"{quoted(str(path.parent))} does not exist")
+
+
+def _build(arguments: argparse.Namespace) -> int:
+    if not arguments.db.is_file():
+        raise UsageError(f"no game database at {quoted(str(arguments.db))} "
+                         "(import games with 'doublecorner db import FILE... --db PATH')")
+    check_output(arguments.out)
+    bar = ProgressBar("book build")
+
+    def progress(step: BuildProgress) -> None:
+        bar(step.ply, step.max_plies, f"ply {step.ply + 1}: "
+            f"{_counted(step.positions, 'position')}, {_counted(step.entries, 'move')}")
+
+    try:
+        with GameDatabase(arguments.db) as database:
+            book = build_book(database, min_games=arguments.min_games,
+                              max_plies=arguments.max_plies, progress=progress)
+            games = database.count_games()
+        bar(arguments.max_plies, arguments.max_plies, "done")
+    finally:
+        bar.close()
+    book.write(arguments.out)
+    print(f"{arguments.out}: {_counted(len(book), 'move')} in "
+          f"{_counted(book.positions, 'position')} from {_counted(games, 'game')} "
+          f"(at least {arguments.min_games} a move, up to {arguments.max_plies} plies)")
+    return EXIT_OK
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def open_book(path: Path, option: str = "--book") -> Book:
+    """The book at ``path``, a missing file said as bad input.
+
+    :raises UsageError: there is no file there.
+    :raises BookError: the file is no book, or a damaged one.
+    """
+    if path.is_dir():
+        raise UsageError(f"{option} {quoted(str(path))} is a folder, not a book file")
+    if not path.exists():
+        raise UsageError(f"no opening book at {quoted(str(path))} "
+                         "(make one with 'doublecorner book build')")
+    return Book.open(path)
+
+
+def _show(arguments: argparse.Namespace) -> int:
+    book = open_book(arguments.book, "book")
+    board = Board(arguments.fen)
+    for number, text in enumerate(arguments.moves.split(), start=1):
+        try:
+            board.push_str(text)
+        except ValueError as error:
+            raise UsageError(f"--moves, move {number}: {error}") from None
+    entries = book.entries(board)
+    if arguments.json:
+        print(json.dumps({"fen": board.fen(), "moves": [_entry_json(entry, entries)
+                                                         for entry in entries]}))
+        return EXIT_OK
+    print(f"{board.fen()}  {_counted(len(entries), 'book move')} "
+          f"(the book: {_counted(len(book), 'move')} in "
+          f"{_counted(book.positions, 'position')})")
+    if entries:
+        print(f"{'move':<12}{'weight':>8}{'share':>8}{'games':>8}{'wins':>7}{'draws':>7}"
+              f"{'losses':>7}{'score':>7}")
+    for entry in entries:
+        score = "-" if entry.score is None else str(entry.score)
+        print(f"{entry.move!s:<12}{entry.weight:>8}{_share(entry, entries):>7.1f}%"
+              f"{entry.games:>8}{entry.wins:>7}{entry.draws:>7}{entry.losses:>7}{score:>7}")
+    return EXIT_OK
+
+
+def _share(entry: BookEntry, entries: tuple[BookEntry, ...]) -> float:
+    """The chance (in %) that the book plays ``entry`` among ``entries``."""
+    total = sum(other.weight for other in entries)
+    return 100 * entry.weight / total if total else 0.0
+
+
+def _entry_json(entry: BookEntry, entries: tuple[BookEntry, ...]) -> dict[str, object]:
+    return {"move": str(entry.move), "weight": entry.weight,
+            "share": round(_share(entry, entries) / 100, 4), "games": entry.games,
+            "wins": entry.wins, "draws": entry.draws, "losses": entry.losses,
+            "score": entry.score}
