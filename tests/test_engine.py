@@ -165,6 +165,21 @@ def test_engine_stop_ends_a_search_without_limits() -> None:
     assert results[0].move in Board().legal_moves
 
 
+def test_a_stop_that_comes_before_the_search_starts_is_not_lost() -> None:
+    """The stopping thread cannot know whether the search has begun: the stop must hold."""
+    engine = Engine(hash_mb=4)
+    engine.stop()
+    results: list[SearchResult] = []
+    worker = threading.Thread(target=lambda: results.append(
+        engine.search(Position.start())), daemon=True)  # no limit: only the stop ends it
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive(), "a stop before the search was forgotten"
+    assert results[0].move in Board().legal_moves
+    # The request was this search's: the next one runs to its limit.
+    assert engine.search(Position.start(), Limit(depth=4)).depth == 4
+
+
 def test_one_engine_runs_one_search_at_a_time() -> None:
     engine = Engine(hash_mb=4)
     inside = threading.Event()

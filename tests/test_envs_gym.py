@@ -209,3 +209,13 @@ def test_action_masks_follows_the_episode_to_its_end() -> None:
     assert terminated and reward == -1.0
     assert not env.action_masks().any() and env.action_masks().dtype == bool
     assert not observation["action_mask"].any()
+
+
+def test_step_before_reset_is_refused_as_through_gymnasium_make() -> None:
+    """Made directly or through gymnasium.make, a step needs an episode; nothing is played."""
+    for env in (DoubleCornerEnv(), gymnasium.make(GYMNASIUM_ID)):
+        with pytest.raises(gymnasium.error.ResetNeeded, match="before"):
+            env.step(40)
+        env.reset(seed=0)
+        assert env.unwrapped.board.move_stack == []
+        env.step(40)

@@ -53,8 +53,8 @@ def _load_announced(what: str, load: Callable[[], None]) -> None:
 
     def announce() -> None:
         announced.set()
-        logger.warning("doublecorner: compiling %s with numba "
-                       "(first run after install, about a minute; cached afterwards)...", what)
+        logger.warning("doublecorner: compiling %s with numba (the first run after an "
+                       "install: under a minute in all; cached afterwards)...", what)
 
     timer = threading.Timer(NOTICE_AFTER_SECONDS, announce)
     timer.daemon = True

@@ -166,7 +166,13 @@ class Engine:
         self._killers.fill(0)
 
     def stop(self) -> None:
-        """Stop the running search, from any thread; it returns its best move so far."""
+        """Stop the running search, from any thread; it returns its best move so far.
+
+        A stop while no search runs ends the next search as soon as it starts
+        (with a legal move): the thread that stops cannot tell whether the
+        search it means has started yet, and the stop must not be lost. Each
+        search clears the request when it returns.
+        """
         self._stop_requested.set()
         self._control[C_STOP] = 1
 
@@ -203,6 +209,9 @@ class Engine:
             return self._search(position, limit or Limit(), history, halfmove_clock,
                                 on_info, stop)
         finally:
+            # Cleared here, at the end, not at the start: a stop() that came just
+            # before this search began ends it (see stop()).
+            self._stop_requested.clear()
             self._busy.release()
 
     def _search(self, position: Position, limit: Limit, history: Sequence[Position],
@@ -232,7 +241,8 @@ class Engine:
         control[C_TABLE_PIECES] = self.tables.max_pieces if self.tables is not None else 0
         control[C_EVALUATION] = (EVALUATION_NETWORK if self.evaluation == "nn"
                                  else EVALUATION_LINEAR)
-        self._stop_requested.clear()
+        if self._stop_requested.is_set():  # asked before the search began (control was reset)
+            control[C_STOP] = 1
         self._killers.fill(0)
         self._history >>= 1
         times = budget(limit)

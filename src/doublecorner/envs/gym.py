@@ -101,6 +101,7 @@ class DoubleCornerEnv(gymnasium.Env[Observation, Action]):
         self.game = ActionGame()
         self.steps = 0
         self._done = False
+        self._started = False  # step() needs reset() first, as gymnasium.make's wrapper says
 
     @property
     def board(self) -> Board:
@@ -126,6 +127,7 @@ class DoubleCornerEnv(gymnasium.Env[Observation, Action]):
         self.game = ActionGame(board)
         self.steps = 0
         self._done = False
+        self._started = True
         self.opponent.new_game()
         info: dict[str, Any] = {"color": str(self.color)}
         if board.turn is not self.color:
@@ -137,10 +139,15 @@ class DoubleCornerEnv(gymnasium.Env[Observation, Action]):
                                             dict[str, Any]]:
         """Play one hop; when it completes the agent's move, the opponent replies.
 
+        :raises gymnasium.error.ResetNeeded: no episode was started with ``reset()``
+            (the agent's side and the opponent's first move are set there).
         :raises InvalidActionError: ``action`` is not an integer 0-127.
         :raises IllegalActionError: the episode is over, or the action is not
             legal and ``illegal_action`` is ``"raise"``.
         """
+        if not self._started:
+            raise gymnasium.error.ResetNeeded(
+                f"step({action!r}) before reset(): call reset() first to start an episode")
         if self._done:
             raise IllegalActionError(f"step({action!r}) after the end of the episode: "
                                      "call reset() first")

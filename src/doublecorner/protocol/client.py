@@ -27,7 +27,7 @@ from doublecorner.protocol.messages import GoCommand, Info, PositionCommand, par
 T = TypeVar("T")
 
 # A program may load tables or compile during the handshake (doublecorner's
-# first run after an install compiles for about a minute, after its id lines),
+# first run after an install compiles for under a minute, after its id lines),
 # but its first answer comes at once: a program that says nothing is not
 # waited for minutes.
 HANDSHAKE_SECONDS = 180.0
