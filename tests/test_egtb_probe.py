@@ -105,8 +105,43 @@ def test_cli_probe_prints_value_and_best_moves(table_dir: Path,
 
 def test_cli_probe_without_tables_fails_cleanly(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["egtb", "probe", "B:W21,22,23:BK1,K2", "--dir", str(tmp_path)]) == 1
-    assert "egtb build --pieces 5" in capsys.readouterr().err
+    # Tables that are not there: an environment that cannot do the work (2).
+    assert main(["egtb", "probe", "B:W21,22,23:BK1,K2", "--dir", str(tmp_path)]) == 2
+    assert f"egtb build --pieces 5 --dir {tmp_path}" in capsys.readouterr().err
+
+
+def test_a_damaged_table_is_named_with_the_command_that_rebuilds_it(
+        table_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for path in table_dir.glob("*.dcdb"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    damaged = tmp_path / f"{Material(1, 0, 2, 0).name}.dcdb"  # a 3-piece slice
+    blob = bytearray(damaged.read_bytes())
+    blob[len(blob) // 2] ^= 0xFF
+    damaged.write_bytes(bytes(blob))
+    # Two pieces never read the 3-piece file.
+    assert main(["egtb", "probe", "B:WK32:BK1", "--dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["egtb", "probe", "B:W21,22:B1", "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(damaged) in err and "damaged" in err
+    command = err.split("rebuild it with '")[1].split("'")[0]
+    assert command == f"doublecorner egtb build --pieces 3 --dir {tmp_path}"
+    # The command named does repair it, and verify then agrees.
+    assert main(command.split()[1:]) == 0
+    assert main(["egtb", "probe", "B:W21,22:B1", "--dir", str(tmp_path)]) == 0
+    assert main(["egtb", "verify", "--pieces", "3", "--dir", str(tmp_path)]) == 0
+
+
+def test_verify_says_missing_tables_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egtb", "build", "--pieces", "2", "--dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["egtb", "verify", "--pieces", "3", "--dir", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert "12 of 16 slices of up to 3 pieces are missing" in captured.err
+    assert f"'doublecorner egtb build --pieces 3 --dir {tmp_path}'" in captured.err
+    assert "verify:" not in captured.err  # no progress: nothing was checked
 
 
 def test_cli_build_and_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

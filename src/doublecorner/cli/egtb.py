@@ -28,7 +28,8 @@ from doublecorner.egtb import (
     load_tables,
     verify,
 )
-from doublecorner.egtb.material import Material
+from doublecorner.egtb.material import Material, materials
+from doublecorner.egtb.storage import DamagedTableError, rebuild_command, slice_path
 from doublecorner.kernel.scores import FORTY_MOVE_PLIES
 from doublecorner.position import Position
 
@@ -68,7 +69,8 @@ def add_parsers(commands: Any) -> None:
 
     probe = actions.add_parser(
         "probe", help="print the value, distance to conversion and best moves of a FEN",
-        description=f"Tables of up to {AUTO_BUILD_PIECES} pieces are built on first use.")
+        description=f"The tables a position of up to {AUTO_BUILD_PIECES} pieces needs are built "
+                    "on first use; those of more pieces come from 'egtb build'.")
     probe.add_argument("fen", help="a position with few pieces")
     probe.add_argument("--dir", type=Path, help=directory_help)
     probe.add_argument("--clock", type=_plies, default=0, metavar="PLIES",
@@ -112,9 +114,20 @@ def _build(arguments: argparse.Namespace) -> int:
 
 
 def _verify(arguments: argparse.Namespace) -> int:
+    directory = _directory(arguments)
+    # Missing slices are a folder that cannot be checked (exit 2, before any
+    # work); a damaged or inconsistent one is what the check is for (exit 1).
+    missing = [material for material in materials(arguments.pieces)
+               if not slice_path(directory, material).exists()]
+    if missing:
+        names = ", ".join(material.name for material in missing[:5])
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise UsageError(f"{len(missing)} of {len(materials(arguments.pieces))} slices of up to "
+                         f"{arguments.pieces} pieces are missing in {directory} ({names}{more}); "
+                         f"build them with '{rebuild_command(directory, arguments.pieces)}'")
     bar = ProgressBar("verify")
     try:
-        checked = verify(arguments.pieces, _directory(arguments), on_progress=bar)
+        checked = verify(arguments.pieces, directory, on_progress=bar)
     except TableError as error:
         bar.close()
         print(f"doublecorner: {error}", file=sys.stderr)
@@ -130,18 +143,22 @@ def _probe(arguments: argparse.Namespace) -> int:
     if material.pieces > 6:
         raise UsageError(f"{arguments.fen!r} has {material.pieces} pieces; tables hold 6 at most")
     directory = _directory(arguments)
-    bar = ProgressBar(f"egtb {AUTO_BUILD_PIECES} pieces (first use)")
+    bar = ProgressBar(f"egtb {material.pieces} pieces (first use)")
+    # Only the slices this position reaches are read (its own count and fewer):
+    # a damaged table of more pieces has no say in it.
     try:
         if material.pieces <= AUTO_BUILD_PIECES:
-            tables = ensure_tables(directory, max_pieces=AUTO_BUILD_PIECES, on_progress=bar)
+            tables = ensure_tables(directory, max_pieces=material.pieces, on_progress=bar)
         else:
             tables = load_tables(directory, max_pieces=material.pieces, lazy_dtc=True)
         result = tables.probe(position, arguments.clock)
+    except DamagedTableError:
+        bar.close()
+        raise  # its message names the file and the command that rebuilds it
     except TableError as error:
         bar.close()
-        print(f"doublecorner: {error}; build them with "
-              f"'doublecorner egtb build --pieces {material.pieces}'", file=sys.stderr)
-        return EXIT_FAILURE
+        raise UsageError(f"{error}; build them with "
+                         f"'{rebuild_command(directory, material.pieces)}'") from None
     bar.close()
     moves = [str(move) for move in result.best_moves]
     if arguments.json:

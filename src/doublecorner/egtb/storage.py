@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import struct
 import sys
 import tempfile
@@ -155,17 +156,46 @@ def write_slice(directory: Path, data: SliceData) -> Path:
     return target
 
 
+class DamagedTableError(TableError):
+    """A slice file is there but damaged; the message names it and the command that rebuilds it.
+
+    ``path`` is the file, ``pieces`` the ``--pieces`` of ``doublecorner egtb
+    build`` that rebuilds it (a build replaces a file it cannot read).
+    """
+
+    def __init__(self, message: str, *, path: Path, pieces: int) -> None:
+        super().__init__(message)
+        self.path = path
+        self.pieces = pieces
+
+
+def rebuild_command(directory: Path, pieces: int) -> str:
+    """The command that builds, or rebuilds, the slices of up to ``pieces`` pieces in ``directory``.
+
+    >>> rebuild_command(Path("/tmp/my tables"), 3)
+    "doublecorner egtb build --pieces 3 --dir '/tmp/my tables'"
+    """
+    return f"doublecorner egtb build --pieces {pieces} --dir {shlex.quote(str(directory))}"
+
+
 def read_slice(directory: Path, material: Material, *, with_dtc: bool = True) -> SliceData:
     """Read and check the file of a slice (its DTC left out unless ``with_dtc``).
 
-    :raises TableError: the file is missing or damaged, or holds another slice.
+    :raises TableError: the file is missing.
+    :raises DamagedTableError: the file is damaged or holds another slice.
     """
     path = slice_path(directory, material)
     try:
         blob = path.read_bytes()
     except FileNotFoundError:
         raise TableError(f"{path}: no table for material {material.name}") from None
-    data = decode_slice(blob, path, with_dtc=with_dtc)
-    if data.material != material:
-        raise TableError(f"{path}: holds slice {data.material.name}, not {material.name}")
+    try:
+        data = decode_slice(blob, path, with_dtc=with_dtc)
+        if data.material != material:
+            raise TableError(f"{path}: holds slice {data.material.name}, not {material.name}")
+    except TableError as error:
+        raise DamagedTableError(
+            f"{error}: the table file is damaged; rebuild it with "
+            f"'{rebuild_command(directory, material.pieces)}'",
+            path=path, pieces=material.pieces) from None
     return data
