@@ -21,7 +21,7 @@ import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -32,8 +32,13 @@ from doublecorner.kernel import generate_moves
 from doublecorner.move import Move
 from doublecorner.position import Position
 
-if TYPE_CHECKING:
-    from doublecorner.board import Board
+
+class HasPosition(Protocol):
+    """What holds a position, such as a :class:`~doublecorner.board.Board`."""
+
+    def position(self) -> Position:
+        """The position it stands at."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +126,7 @@ class Book:
             self._keys, np.uint64(key), side="right")
         return self._entries[low:high]
 
-    def entries(self, position: Position | Board) -> tuple[BookEntry, ...]:
+    def entries(self, position: Position | HasPosition) -> tuple[BookEntry, ...]:
         """The book's moves in ``position`` that are legal there, heaviest first.
 
         An entry whose move is not legal in the position (two positions under
@@ -148,7 +153,7 @@ class Book:
         found.sort(key=lambda entry: (-entry.weight, entry.move.path))
         return tuple(found)
 
-    def choose(self, position: Position | Board,
+    def choose(self, position: Position | HasPosition,
                rng: random.Random | None = None) -> BookEntry | None:
         """A move to play in ``position``, drawn at random in proportion to the weights.
 

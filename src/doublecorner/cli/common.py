@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
@@ -113,6 +114,37 @@ def evaluation_from_arguments(arguments: argparse.Namespace) -> dict[str, Any]:
     if arguments.network is not None and arguments.evaluation != "nn":
         raise UsageError("--network goes with --eval nn")
     return {"evaluation": arguments.evaluation, "network": arguments.network}
+
+
+def add_book_option(parser: argparse.ArgumentParser) -> None:
+    """``--book BOOK`` and ``--book-seed N``: the opening book the engine plays from."""
+    parser.add_argument("--book", type=Path, metavar="BOOK",
+                        help="play from this opening book where it holds the position, the "
+                             "move drawn by weight and marked 'book' (see 'doublecorner book')")
+    parser.add_argument("--book-seed", type=book_seed, metavar="N",
+                        help="seed of the book's draw, to repeat it (default: a new draw "
+                             "every run)")
+
+
+book_seed = whole_number(0, 2**63 - 1, "expected a seed from 0 to 2**63-1, not {value}")
+"""An argparse type: the seed of the book's random draw."""
+
+
+def book_from_arguments(arguments: argparse.Namespace) -> dict[str, Any]:
+    """The ``Engine`` keywords for ``--book`` and ``--book-seed`` (the book read now).
+
+    :raises UsageError: ``--book-seed`` without ``--book``, or ``--book`` names a folder.
+    :raises BookError: the book cannot be read, or is damaged.
+    """
+    if arguments.book is None:
+        if arguments.book_seed is not None:
+            raise UsageError("--book-seed goes with --book")
+        return {}
+    from doublecorner.book.reader import Book
+
+    if arguments.book.is_dir():
+        raise UsageError(f"--book {quoted(str(arguments.book))} is a folder, not a book file")
+    return {"book": Book.open(arguments.book), "book_seed": arguments.book_seed}
 
 
 def ray_address(arguments: argparse.Namespace) -> str | None:

@@ -64,11 +64,13 @@ def add_parsers(commands: Any) -> None:
 
 
 def format_info(result: SearchResult) -> str:
-    """One line of ``analyse`` output."""
+    """One line of ``analyse`` output (``book`` before the move when it came from the book)."""
     pv = " ".join(str(move) for move in result.pv)
     hits = f" tbhits {result.table_hits}" if result.table_hits else ""
+    book = " book" if result.is_book else ""
     return (f"depth {result.depth} seldepth {result.seldepth} score {result.score} "
-            f"nodes {result.nodes} nps {result.nps} time {result.seconds:.3f}{hits} pv {pv}")
+            f"nodes {result.nodes} nps {result.nps} time {result.seconds:.3f}{hits}{book} "
+            f"pv {pv}")
 
 
 def info_json(result: SearchResult) -> dict[str, Any]:
@@ -81,6 +83,7 @@ def info_json(result: SearchResult) -> dict[str, Any]:
         "time": round(result.seconds, 4),
         "pv": [str(move) for move in result.pv],
         "tbhits": result.table_hits,
+        "book": result.is_book,
     }
 
 
@@ -88,6 +91,9 @@ def _analyse(arguments: argparse.Namespace) -> int:
     if is_pdn_file(arguments.fen):
         from doublecorner.cli.game_analysis import analyse_pdn_file
 
+        if arguments.book is not None:
+            raise UsageError("--book plays from a book in a position, not in a PDN file's "
+                             "analysis")
         return analyse_pdn_file(arguments)
     if arguments.output or arguments.plot:
         raise UsageError("--output and --plot need a PDN file to analyse, not a FEN")
@@ -122,6 +128,8 @@ def _bestmove(arguments: argparse.Namespace) -> int:
     if result.move is None:
         return _no_move(board)
     print(result.move)
+    if result.is_book:
+        print(f"doublecorner: {result.move} is a book move", file=sys.stderr)
     return EXIT_OK
 
 

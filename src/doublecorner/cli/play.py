@@ -17,7 +17,9 @@ from typing import Any, Protocol, TextIO
 from doublecorner.board import Board
 from doublecorner.cli.common import (
     EXIT_OK,
+    add_book_option,
     add_evaluation_options,
+    book_from_arguments,
     evaluation_from_arguments,
     positive_float,
 )
@@ -94,6 +96,7 @@ def add_parsers(commands: Any) -> None:
     play.add_argument("--hash", type=hash_megabytes, default=DEFAULT_HASH_MB, metavar="MB",
                       help=f"transposition table size (default: {DEFAULT_HASH_MB})")
     add_evaluation_options(play)
+    add_book_option(play)
     play.set_defaults(run=_play)
 
 
@@ -119,8 +122,9 @@ def _play(arguments: argparse.Namespace) -> int:
     else:
         strength = Strength.from_level(arguments.level or DEFAULT_LEVEL)
     evaluation = evaluation_from_arguments(arguments)
+    book = book_from_arguments(arguments)
     check_hash_fits(arguments.hash)
-    engine = new_engine(arguments.hash, **evaluation)
+    engine = new_engine(arguments.hash, **evaluation, **book)
     session = PlaySession(board, human=human, engine=engine,
                           strength=strength, flipped=(human is Color.BLACK) != arguments.flip,
                           numbers=arguments.numbers)
@@ -282,9 +286,9 @@ class PlaySession:
 
     # -- the engine ----------------------------------------------------------
 
-    def _search(self) -> SearchResult:
+    def _search(self, *, use_book: bool = True) -> SearchResult:
         self._out.flush()  # the user sees everything so far while the engine thinks
-        return run_search(self.engine, self.board, self.strength.limit)
+        return run_search(self.engine, self.board, self.strength.limit, use_book=use_book)
 
     def _engine_move(self) -> None:
         result = self._search()
@@ -292,6 +296,9 @@ class PlaySession:
             raise EngineError(f"the engine found no move in {self.board.fen()}")
         self.board.push(result.move)
         self._board_is_stale = True
+        if result.is_book:
+            self._say(f"engine plays {result.move} (book)")
+            return
         self._say(f"engine plays {result.move} (score {result.score} for the engine, "
                   f"depth {result.depth})")
 
@@ -335,6 +342,9 @@ class PlaySession:
 
     def _hint(self) -> None:
         result = self._search()
+        if result.is_book:
+            self._say(f"hint: {result.move} (book)")
+            return
         self._say(f"hint: {result.move} (score {result.score} for you, depth {result.depth})")
 
     def _draw(self) -> None:
@@ -343,7 +353,7 @@ class PlaySession:
         else:
             # The search sees the position from the human's side; the engine's view is
             # the opposite.
-            engine_score = -self._search().score
+            engine_score = -self._search(use_book=False).score
             if engine_score.value > DRAW_ACCEPT_MAX_SCORE:
                 self._say(f"{self.engine_name} declines the draw (its score {engine_score})")
                 return

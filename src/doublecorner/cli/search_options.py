@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from doublecorner.board import Board
 from doublecorner.cli.common import (
     UsageError,
+    add_book_option,
     add_evaluation_options,
+    book_from_arguments,
     evaluation_from_arguments,
     positive_float,
     whole_number,
@@ -70,17 +72,21 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
                              "'doublecorner egtb build' fills); up to 4 pieces they are built "
                              "first if missing (seconds)")
     add_evaluation_options(parser)
+    add_book_option(parser)
 
 
 def engine_from_arguments(arguments: argparse.Namespace) -> Engine:
-    """An engine with the arguments' hash size, evaluation and, with ``--egtb``, tables.
+    """An engine with the arguments' hash size, evaluation and, with ``--egtb``, tables
+    (and with ``--book``, the book).
 
     :raises UsageError: the table does not fit in memory, or ``--egtb`` names no folder.
+    :raises BookError: the ``--book`` file cannot be read or is damaged.
     """
     evaluation = evaluation_from_arguments(arguments)
+    book = book_from_arguments(arguments)
     check_hash_fits(arguments.hash)
     tables = tables_from_arguments(arguments)
-    return new_engine(arguments.hash, tables=tables, **evaluation)
+    return new_engine(arguments.hash, tables=tables, **evaluation, **book)
 
 
 def new_engine(hash_mb: int, **options: Any) -> Engine:
@@ -137,7 +143,7 @@ def limit_from_arguments(arguments: argparse.Namespace, *,
 
 
 def run_search(engine: Engine, board: Board, limit: Limit,
-               on_info: InfoCallback | None = None) -> SearchResult:
+               on_info: InfoCallback | None = None, *, use_book: bool = True) -> SearchResult:
     """Search in a worker thread, so that Ctrl-C stops the search and keeps its result.
 
     The compiled search holds the main thread without running Python, which
@@ -146,7 +152,7 @@ def run_search(engine: Engine, board: Board, limit: Limit,
     Python 3.11 and 3.12 a Ctrl-C inside ``Thread.join()`` can leave
     ``is_alive()`` False while the thread still runs. The stop is an event
     passed to this search, not ``engine.stop()``, which a search that has not
-    started yet would forget.
+    started yet would forget. ``use_book``: as :meth:`Engine.search`.
 
     :raises KeyboardInterrupt: Ctrl-C came before the search had any result.
     """
@@ -160,7 +166,7 @@ def run_search(engine: Engine, board: Board, limit: Limit,
             results.append(engine.search(board.position(), limit,
                                          history=board.position_history(),
                                          halfmove_clock=board.halfmove_clock, on_info=on_info,
-                                         stop=stop))
+                                         stop=stop, use_book=use_book))
         except BaseException as error:  # handed to the main thread below
             failures.append(error)
         finally:

@@ -11,11 +11,13 @@ thread can raise its stop flag on time.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -71,6 +73,9 @@ from doublecorner.move import Move
 from doublecorner.position import Position
 from doublecorner.warmup import ensure_engine_compiled
 
+if TYPE_CHECKING:
+    from doublecorner.book.reader import Book
+
 NO_NODE_LIMIT = 1 << 62
 ASPIRATION_FROM_DEPTH = 4
 ASPIRATION_WINDOW = 30  # hundredths of a man either side of the last score
@@ -97,6 +102,9 @@ class SearchResult:
     pv: tuple[Move, ...]
     table_hits: int = 0
     """Positions scored from the endgame tables (the root included, if it was)."""
+    is_book: bool = False
+    """The move came from the opening book (no search: depth and nodes 0; the score is
+    the book's engine score of the move, or 0 where it has none)."""
 
     @property
     def nps(self) -> int:
@@ -112,7 +120,10 @@ class Engine:
 
     ``evaluation`` is ``"nn"`` (the trained network: the shipped one, or the
     weights file or :class:`Network` given as ``network``) or ``"linear"``
-    (the hand-made features, with ``weights``).
+    (the hand-made features, with ``weights``). With a ``book``, a position
+    the book holds is answered with one of its moves, drawn by weight
+    (:meth:`~doublecorner.book.Book.choose`) with a generator seeded by
+    ``book_seed`` (None: unseeded), without searching.
 
     :raises EngineError: an unknown evaluation, or a network file that cannot be read.
 
@@ -124,7 +135,8 @@ class Engine:
 
     def __init__(self, *, hash_mb: int = 64, weights: Weights | None = None,
                  tables: Tables | None = None, evaluation: str = DEFAULT_EVALUATION,
-                 network: str | Path | Network | None = None) -> None:
+                 network: str | Path | Network | None = None, book: Book | None = None,
+                 book_seed: int | None = None) -> None:
         if evaluation not in EVALUATIONS:
             raise EngineError(f"unknown evaluation {evaluation!r}: use "
                               f"{' or '.join(EVALUATIONS)}")
@@ -139,6 +151,8 @@ class Engine:
         self._network_scratch = np.zeros(SCRATCH, np.float32)
         self.weights = weights or Weights.default()
         self.tables = tables
+        self.book = book
+        self._book_random = random.Random(book_seed)
         self._table_arrays = tables.arrays() if tables is not None else (
             np.full(1, -1, np.int64), np.zeros(1, np.uint8))
         self._weights = self.weights.as_array()
@@ -191,13 +205,15 @@ class Engine:
     def search(self, position: Position, limit: Limit | None = None, *,
                history: Sequence[Position] = (), halfmove_clock: int = 0,
                on_info: InfoCallback | None = None,
-               stop: threading.Event | None = None) -> SearchResult:
+               stop: threading.Event | None = None, use_book: bool = True) -> SearchResult:
         """Search ``position`` and return the best move found within ``limit``.
 
         ``history`` is the game's positions before this one, in order (the
         search scores a repetition of any of them as a draw); ``halfmove_clock``
         counts the plies since the last man move or capture (the 40-move rule).
-        ``on_info`` gets a result after every finished depth.
+        ``on_info`` gets a result after every finished depth. A position the
+        engine's book holds is answered from it unless ``use_book`` is False
+        (a score wanted rather than a move, such as judging a draw offer).
 
         :raises EngineError: if the engine is already searching, or the clock is negative.
         """
@@ -207,7 +223,7 @@ class Engine:
             raise EngineError("the engine is already searching; stop it first")
         try:
             return self._search(position, limit or Limit(), history, halfmove_clock,
-                                on_info, stop)
+                                on_info, stop, use_book)
         finally:
             # Cleared here, at the end, not at the start: a stop() that came just
             # before this search began ends it (see stop()).
@@ -216,7 +232,7 @@ class Engine:
 
     def _search(self, position: Position, limit: Limit, history: Sequence[Position],
                 halfmove_clock: int, on_info: InfoCallback | None,
-                stop: threading.Event | None) -> SearchResult:
+                stop: threading.Event | None, use_book: bool) -> SearchResult:
         ensure_engine_compiled()
         started = time.monotonic()
         black, white, kings, turn = (position.black, position.white, position.kings,
@@ -225,6 +241,11 @@ class Engine:
         if len(root_moves) == 0:
             return SearchResult(None, Score(-MATE), 0, 0, 0, 0.0, ())
         legal_keys = {int(key) for key in root_moves[:, 3]}
+        from_book = self._book_answer(position, started) if use_book else None
+        if from_book is not None:
+            if on_info is not None:
+                on_info(from_book)
+            return from_book
         from_tables = self._table_answer(position, halfmove_clock, started)
         if from_tables is not None:
             if on_info is not None:
@@ -343,6 +364,16 @@ class Engine:
             return None
         return SearchResult(best.move, best.score, best.depth, int(self._control[C_SELDEPTH]),
                             int(self._control[C_NODES]), time.monotonic() - started, best.pv)
+
+    def _book_answer(self, position: Position, started: float) -> SearchResult | None:
+        """A move of the book for ``position``, or None (no book, or out of book)."""
+        if self.book is None:
+            return None
+        entry = self.book.choose(position, self._book_random)
+        if entry is None:
+            return None
+        return SearchResult(entry.move, Score(entry.score or 0), 0, 0, 0,
+                            time.monotonic() - started, (entry.move,), is_book=True)
 
     def _table_answer(self, position: Position, halfmove_clock: int,
                       started: float) -> SearchResult | None:

@@ -145,17 +145,21 @@ def _go_number(word: str, text: str | None) -> int:
 
 
 def info_line(result: SearchResult) -> str:
-    """An ``info`` line for a finished depth.
+    """An ``info`` line for a finished depth, or for a move from the book (``book``).
 
     >>> from doublecorner.move import Move
     >>> info_line(SearchResult(Move(11, 15), Score(12), 3, 5, 900, 0.01, (Move(11, 15),)))
     'info depth 3 seldepth 5 score cp 12 nodes 900 nps 90000 time 10 pv 11-15'
+    >>> info_line(SearchResult(Move(11, 15), Score(0), 0, 0, 0, 0.0, (Move(11, 15),),
+    ...                        is_book=True))
+    'info depth 0 seldepth 0 score cp 0 nodes 0 nps 0 time 0 book pv 11-15'
     """
     pv = " ".join(str(move) for move in result.pv)
     hits = f" tbhits {result.table_hits}" if result.table_hits else ""
+    book = " book" if result.is_book else ""
     return (f"info depth {result.depth} seldepth {result.seldepth} "
             f"score {score_words(result.score)} nodes {result.nodes} nps {result.nps} "
-            f"time {round(result.seconds * 1000)}{hits}" + (f" pv {pv}" if pv else ""))
+            f"time {round(result.seconds * 1000)}{hits}{book}" + (f" pv {pv}" if pv else ""))
 
 
 def score_words(score: Score) -> str:
@@ -179,6 +183,8 @@ class Info:
     nps: int
     milliseconds: int
     pv: tuple[str, ...]
+    is_book: bool = False
+    """The engine played the move from its book (``book`` in the line)."""
 
 
 def parse_info(line: str) -> Info:
@@ -186,7 +192,7 @@ def parse_info(line: str) -> Info:
 
     >>> parse_info("info depth 3 seldepth 5 score win 7 nodes 900 nps 90000 time 10 pv 11-15")
     Info(depth=3, seldepth=5, score=Score(value=29993), nodes=900, nps=90000, milliseconds=10, \
-pv=('11-15',))
+pv=('11-15',), is_book=False)
 
     :raises EngineError: the line is malformed.
     """
@@ -194,6 +200,7 @@ pv=('11-15',))
     numbers: dict[str, int] = {}
     score = Score(0)
     pv: tuple[str, ...] = ()
+    is_book = False
     index = 1
     try:
         while index < len(words):
@@ -201,6 +208,10 @@ pv=('11-15',))
             if word == "pv":
                 pv = tuple(words[index + 1:])
                 break
+            if word == "book":
+                is_book = True
+                index += 1
+                continue
             if word == "score" and words[index + 1] == "table":
                 score = Score(TABLE_WIN if words[index + 2] == "win" else -TABLE_WIN)
                 index += 3
@@ -216,4 +227,5 @@ pv=('11-15',))
     except (IndexError, KeyError, ValueError):
         raise EngineError(f"malformed info line: {line!r}") from None
     return Info(numbers.get("depth", 0), numbers.get("seldepth", 0), score,
-                numbers.get("nodes", 0), numbers.get("nps", 0), numbers.get("time", 0), pv)
+                numbers.get("nodes", 0), numbers.get("nps", 0), numbers.get("time", 0), pv,
+                is_book)

@@ -14,6 +14,7 @@ from typing import TextIO
 
 from doublecorner import __version__
 from doublecorner.board import Board
+from doublecorner.book.reader import Book
 from doublecorner.engine import Engine, SearchResult
 from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
 from doublecorner.engine.tt import MAX_MEGABYTES, MIN_MEGABYTES
@@ -30,6 +31,7 @@ from doublecorner.warmup import ensure_engine_compiled
 NAME = f"doublecorner {__version__}"
 AUTHOR = "the doublecorner developers"
 DEFAULT_HASH_MB = 64
+NO_BOOK = "<none>"
 
 
 class EngineServer:
@@ -41,6 +43,8 @@ class EngineServer:
         self._hash_mb = DEFAULT_HASH_MB
         self._evaluation = DEFAULT_EVALUATION
         self._network: str | None = None
+        self._own_book = False
+        self._book: Book | None = None
         self._engine = Engine(hash_mb=self._hash_mb, evaluation=self._evaluation)
         self._board = Board()
         self._search: threading.Thread | None = None
@@ -104,12 +108,17 @@ class EngineServer:
         self._say(f"option name Evaluation type combo default {DEFAULT_EVALUATION} "
                   + " ".join(f"var {name}" for name in EVALUATIONS))
         self._say("option name EvalFile type string default <shipped>")
+        self._say("option name OwnBook type check default false")
+        self._say(f"option name BookFile type string default {NO_BOOK}")
         self._say("dcpok")
 
     def _set_option(self, words: list[str]) -> None:
         text = " ".join(words[1:])
         name, _, value = text.removeprefix("name ").partition(" value ")
         name, value = name.strip(), value.strip()
+        if name.lower() in ("ownbook", "bookfile"):
+            self._set_book_option(name.lower(), value)
+            return
         hash_mb, evaluation, network = self._hash_mb, self._evaluation, self._network
         if name.lower() == "hash":
             if not (value.isascii() and value.isdigit()):
@@ -125,10 +134,23 @@ class EngineServer:
         else:
             raise DraughtsError(f"unknown option {name!r}")
         try:  # checks the range and the weights file before replacing the engine
-            self._engine = Engine(hash_mb=hash_mb, evaluation=evaluation, network=network)
+            self._engine = Engine(hash_mb=hash_mb, evaluation=evaluation, network=network,
+                                  book=self._book if self._own_book else None)
         except MemoryError:
             raise DraughtsError(f"cannot allocate {hash_mb} MB for the hash table") from None
         self._hash_mb, self._evaluation, self._network = hash_mb, evaluation, network
+
+    def _set_book_option(self, name: str, value: str) -> None:
+        """``OwnBook`` (true/false) or ``BookFile`` (a path, or <none>), the table kept."""
+        own_book, book = self._own_book, self._book
+        if name == "ownbook":
+            if value.lower() not in ("true", "false"):
+                raise DraughtsError(f"option OwnBook is true or false, not {value!r}")
+            own_book = value.lower() == "true"
+        else:
+            book = None if value in ("", NO_BOOK) else Book.open(value)
+        self._own_book, self._book = own_book, book
+        self._engine.book = book if own_book else None
 
     @staticmethod
     def _board_at(command: PositionCommand) -> Board:
