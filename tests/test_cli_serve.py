@@ -49,7 +49,7 @@ def fake_run(monkeypatch: pytest.MonkeyPatch) -> FakeRun:
 
 def test_serve_binds_prints_the_url_and_runs_the_app(
         fake_run: FakeRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    db = tmp_path / "nested" / "games.sqlite3"
+    db = tmp_path / "games.sqlite3"
     status = main(["serve", "--port", "0", "--db", str(db), "--hash", "1"])
     out, err = capsys.readouterr()
     assert status == 0, err
@@ -73,7 +73,7 @@ def test_a_port_in_use_is_reported(fake_run: FakeRun, tmp_path: Path,
         taken.listen()
         port = taken.getsockname()[1]
         status = main(["serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")])
-    assert status == 1
+    assert status == 2
     assert f"cannot listen on 127.0.0.1 port {port}" in capsys.readouterr().err
     assert fake_run.calls == []
 
@@ -81,9 +81,29 @@ def test_a_port_in_use_is_reported(fake_run: FakeRun, tmp_path: Path,
 def test_a_database_that_cannot_be_opened_is_reported(fake_run: FakeRun, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["serve", "--port", "0", "--db", str(tmp_path)])  # a folder
-    assert status == 1
-    assert "games database" in capsys.readouterr().err
+    assert status == 2
+    assert "--db" in capsys.readouterr().err
     assert fake_run.calls == []
+
+
+@pytest.mark.parametrize("content", [b"hello\n", b"\x7fELF" + bytes(range(256)) * 20])
+def test_a_file_that_is_no_database_is_reported(fake_run: FakeRun, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str],
+                                                content: bytes) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(content)
+    assert main(["serve", "--port", "0", "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a database" in err and "Traceback" not in err
+    assert path.read_bytes() == content and fake_run.calls == []
+
+
+def test_a_database_in_a_missing_folder_is_refused_not_made(
+        fake_run: FakeRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "typo" / "games.sqlite3"
+    assert main(["serve", "--port", "0", "--db", str(path)]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert not path.parent.exists() and fake_run.calls == []
 
 
 def test_a_damaged_endgame_table_is_reported(fake_run: FakeRun, egtb4_dir: Path,
@@ -97,8 +117,9 @@ def test_a_damaged_endgame_table_is_reported(fake_run: FakeRun, egtb4_dir: Path,
     damaged.write_bytes(damaged.read_bytes()[:-1])
     status = main(["serve", "--port", "0", "--db", str(tmp_path / "games.sqlite3"),
                    "--egtb", str(tables)])
-    assert status == 1
-    assert "0101.dcdb: checksum mismatch" in capsys.readouterr().err
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "0101.dcdb: checksum mismatch" in err and "egtb build --pieces 2 --dir" in err
     assert fake_run.calls == []
 
 
@@ -114,7 +135,7 @@ def test_bad_options_are_usage_errors(fake_run: FakeRun, option: list[str],
 def test_without_the_web_extra_serve_says_what_to_install(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # makes `import uvicorn` fail
-    assert main(["serve"]) == 1
+    assert main(["serve"]) == 2
     err = capsys.readouterr().err
     assert INSTALL_HINT in err and "uvicorn" in err
 

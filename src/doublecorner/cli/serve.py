@@ -4,9 +4,12 @@ FastAPI and uvicorn come with the ``web`` extra and are imported only when
 the command runs, so that the rest of the command line works without them.
 The listening socket is bound before the server starts: the address printed
 is the one in use (``--port 0`` picks a free port), and a port already taken
-is reported in one line. The server answers only for the loopback names and
-those given with ``--allowed-host`` (and the address it listens on, when
-that is one address); it prints them, and the base of the invite links.
+is reported in one line, as are a missing extra and a ``--db`` that is no
+database or sits in a missing folder (exit 2: the environment cannot serve;
+only the default data folder is created). The server answers only for the
+loopback names and those given with ``--allowed-host`` (and the address it
+listens on, when that is one address); it prints them, and the base of the
+invite links.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from doublecorner.cli.common import (
-    EXIT_FAILURE,
     EXIT_OK,
     EXIT_USAGE,
     positive_float,
@@ -27,6 +29,7 @@ from doublecorner.cli.common import (
     whole_number,
 )
 from doublecorner.cli.memory import available_memory_mb
+from doublecorner.cli.streams import check_output_file
 
 INSTALL_HINT = "pip install 'doublecorner[web]'"
 DEFAULT_HOST = "127.0.0.1"
@@ -90,7 +93,9 @@ def _serve(arguments: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"doublecorner: error: serve needs the web extra ({error.name or error} is "
               f"missing): {INSTALL_HINT}", file=sys.stderr)
-        return EXIT_FAILURE
+        return EXIT_USAGE
+    if arguments.db is not None:  # only the default folder is created; a typo is not
+        check_output_file(arguments.db, "--db")
     db_path = arguments.db if arguments.db is not None else default_db_path()
     problem = engine_memory_problem(arguments.hash, arguments.engine_threads,
                                     available_memory_mb())
@@ -102,7 +107,7 @@ def _serve(arguments: argparse.Namespace) -> int:
     except OSError as error:
         print(f"doublecorner: error: cannot listen on {arguments.host} port {arguments.port}: "
               f"{error.strerror or error}", file=sys.stderr)
-        return EXIT_FAILURE
+        return EXIT_USAGE
     hosts = allowed_hosts(arguments.host, arguments.allowed_host, LOOPBACK_HOSTS)
     try:
         app = create_app(db_path, engine_threads=arguments.engine_threads,
@@ -114,7 +119,7 @@ def _serve(arguments: argparse.Namespace) -> int:
     except (StoreError, TableError) as error:
         listener.close()
         print(f"doublecorner: error: {error}", file=sys.stderr)
-        return EXIT_FAILURE
+        return EXIT_USAGE
     port = listener.getsockname()[1]
     print(f"doublecorner: serving on {_url(listener)} (games in {db_path}); Ctrl-C stops it",
           flush=True)
