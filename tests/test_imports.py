@@ -88,3 +88,10 @@ def test_no_new_import_circle() -> None:
 def test_the_cli_s_engine_and_game_analysis_no_longer_import_each_other() -> None:
     assert not any({"doublecorner.cli.engine", "doublecorner.cli.game_analysis"} <= group
                    for group in circles())
+
+
+def test_whole_game_analysis_is_a_package_of_its_own() -> None:
+    """Not modules loose at the package root (issue 15): game, plot and Ray in analysis/."""
+    assert not [path.name for path in PACKAGE.glob("analysis*.py")]
+    assert {path.stem for path in (PACKAGE / "analysis").glob("*.py")} >= {
+        "__init__", "game", "plot", "distributed"}

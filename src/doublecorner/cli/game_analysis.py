@@ -126,7 +126,7 @@ def _finish(failures: int, count: int) -> int:
 def _analyse_on_ray(path: Path, limit: Limit, arguments: argparse.Namespace,
                     address: str | None) -> int:
     """Analyse the games as Ray tasks; write them in file order as the earliest are done."""
-    from doublecorner.analysis_distributed import GameAnalysis, analyse_games_on_ray
+    from doublecorner.analysis.distributed import GameAnalysis, analyse_games_on_ray
 
     games = list(iter_games(path))
     several = len(games) > 1

@@ -1,11 +1,11 @@
 """Analyse a PDN archive's games on a Ray cluster: one task per game.
 
-The same analysis as :func:`~doublecorner.analysis.analyse_game` run game
+The same analysis as :func:`~doublecorner.analysis.game.analyse_game` run game
 after game, spread over the cores of a Ray cluster (``doublecorner analyse
 GAMES.pdn --ray [ADDRESS]``). Each task gets one game as PDN text (a
 :class:`~doublecorner.pdn.Game` tree is larger to ship than its text), reads
 it back, analyses it with an engine of its own (a fresh table, as
-:func:`~doublecorner.analysis.analyse_game` starts every game with one) and
+:func:`~doublecorner.analysis.game.analyse_game` starts every game with one) and
 returns the analyses; the caller gets each result as its game finishes. A
 task whose worker dies is run again by Ray (see :mod:`doublecorner.distributed`).
 Fixed-depth analyses are the same as a local run's.
@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from doublecorner.analysis import MoveAnalysis, analyse_game
+from doublecorner.analysis.game import MoveAnalysis, analyse_game
 from doublecorner.distributed import run_on_ray, task_tables
 from doublecorner.engine import Engine, Limit
 from doublecorner.engine.search import DEFAULT_EVALUATION

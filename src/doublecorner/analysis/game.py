@@ -22,8 +22,9 @@ have played: a mark always comes with a better move.
 :func:`annotate` writes the results into the game: a comment after every move
 with the score and, where it differs, the engine's move with the score it
 keeps; the judgement as a NAG. Scores in the comments are from Black's side
-(positive: Black is better), as in :func:`evaluation_plot`, which draws them
-over the game (needs the ``plot`` extra, matplotlib).
+(positive: Black is better), as in
+:func:`~doublecorner.analysis.plot.evaluation_plot`, which draws them over
+the game (needs the ``plot`` extra, matplotlib).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from doublecorner.board import Board
 from doublecorner.color import Color
@@ -41,7 +41,6 @@ from doublecorner.pdn import Game, nags
 
 DECISIVE = 1500  # a won or lost game, in hundredths of a man, for losses and plots
 PLOT_LIMIT = 10.0  # men: the plot's vertical range either side of 0, at most
-PLOT_LEAST = 1.0  # men: and at least, so that a level game is not all noise
 SCORE_SIDE = "Black"  # whose view the comments and the plot give
 
 
@@ -96,7 +95,7 @@ class MoveAnalysis:
 
     def black_score(self) -> float:
         """The score after the move, in men, from Black's side, clipped for plotting."""
-        return _black_view(self.after, self.mover)
+        return black_view(self.after, self.mover)
 
     def black_after(self) -> Score:
         """The score after the move from Black's side."""
@@ -107,7 +106,7 @@ class MoveAnalysis:
         return self.before if self.mover is Color.BLACK else -self.before
 
 
-def _black_view(score: Score, side: Color) -> float:
+def black_view(score: Score, side: Color) -> float:
     """``score``, which is for ``side``, in men from Black's side, clipped for plotting."""
     value = max(-PLOT_LIMIT, min(PLOT_LIMIT, _value(score) / 100))
     return value if side is Color.BLACK else -value
@@ -197,52 +196,3 @@ def summary(analyses: Sequence[MoveAnalysis]) -> dict[str, dict[str, int]]:
         if analysis.judgement is not None:
             counts[str(analysis.mover)][analysis.judgement.name.lower()] += 1
     return counts
-
-
-def evaluation_plot(analyses: Sequence[MoveAnalysis], path: Path, *, title: str = "") -> None:
-    """Draw the score after every move, from Black's side, to ``path`` (.svg or .png).
-
-    Blunders and mistakes are marked on the curve.
-
-    :raises ValueError: ``path`` is neither .svg nor .png.
-    :raises ImportError: matplotlib is not installed (``pip install doublecorner[plot]``).
-    """
-    if path.suffix.lower() not in {".svg", ".png"}:
-        raise ValueError(f"plot file must end in .svg or .png, not {path.name!r}")
-    try:
-        import matplotlib
-    except ImportError:
-        raise ImportError("the evaluation plot needs matplotlib: "
-                          "pip install 'doublecorner[plot]'") from None
-    matplotlib.use("Agg")  # files only: no display is needed or wanted
-    from matplotlib import pyplot
-
-    plies = [0, *(analysis.ply for analysis in analyses)]
-    first = _black_view(analyses[0].before, analyses[0].mover) if analyses else 0.0
-    values = [first, *(analysis.black_score() for analysis in analyses)]
-    figure, axes = pyplot.subplots(figsize=(8, 3))
-    try:
-        axes.axhline(0, color="#888888", linewidth=0.8)
-        axes.fill_between(plies, values, 0, where=[v >= 0 for v in values], color="#b22222",
-                          alpha=0.35, step=None, interpolate=True, label="Black better")
-        axes.fill_between(plies, values, 0, where=[v <= 0 for v in values], color="#4a6fa5",
-                          alpha=0.35, interpolate=True, label="White better")
-        axes.plot(plies, values, color="#222222", linewidth=1.2)
-        for judgement, marker, colour in ((Judgement.BLUNDER, "v", "#d00000"),
-                                          (Judgement.MISTAKE, "o", "#e08000")):
-            marked = [(a.ply, a.black_score()) for a in analyses if a.judgement is judgement]
-            if marked:
-                axes.scatter(*zip(*marked, strict=True), marker=marker, color=colour, zorder=3,
-                             label=judgement.name.lower())
-        axes.set_xlim(0, max(plies[-1], 1))
-        reach = min(PLOT_LIMIT, max(PLOT_LEAST, *(abs(value) for value in values)) * 1.1)
-        axes.set_ylim(-reach, reach)
-        axes.set_xlabel("ply")
-        axes.set_ylabel("score for Black (men)")
-        if title:
-            axes.set_title(title)
-        axes.legend(loc="upper left", fontsize="small", ncol=4, frameon=False)
-        figure.tight_layout()
-        figure.savefig(path, metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
-    finally:
-        pyplot.close(figure)
