@@ -5,14 +5,41 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 from doublecorner.board import Board
 from doublecorner.book import Book, BookEntry, BuildProgress, build_book
 from doublecorner.book.builder import DEFAULT_MAX_PLIES, DEFAULT_MIN_GAMES
-from doublecorner.cli.common import EXIT_OK, ProgressBar, UsageError, positive_int
+from doublecorner.book.deepen import (
+    DEFAULT_DROP_OUT,
+    DEFAULT_MARGIN,
+    DeepenProgress,
+    deepen_book,
+)
+from doublecorner.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    ProgressBar,
+    UsageError,
+    add_evaluation_options,
+    evaluation_from_arguments,
+    positive_float,
+    positive_int,
+    whole_number,
+)
+from doublecorner.cli.memory import check_hash_fits
+from doublecorner.cli.search_options import (
+    DEFAULT_HASH_MB,
+    hash_megabytes,
+    new_engine,
+    node_count,
+    search_depth,
+)
 from doublecorner.db import GameDatabase
+from doublecorner.engine import Limit
 from doublecorner.errors import quoted
 from doublecorner.fen import STARTING_FEN
 
@@ -50,6 +77,58 @@ def add_parsers(commands: Any) -> None:
                       help="moves to play from the FEN first, e.g. '11-15 23-19'")
     show.add_argument("--json", action="store_true", help="print one JSON object")
     show.set_defaults(run=_show)
+
+    deepen = actions.add_parser(
+        "deepen", help="check and extend a book with the engine (drop-out expansion)",
+        description="From the deck's openings (or the start), expand positions one at a "
+                    "time, searching every move of each: the next position is the one of least "
+                    "drop-out cost (one per ply, plus --drop-out per hundredth of a man an "
+                    "opponent's move gives away; the book's own side follows only moves within "
+                    "--margin of its best). Writes, for every position expanded, the moves "
+                    "within --margin of the best with the engine's score; the moves of --book "
+                    "there are kept, scored, and weigh 0 where the engine refutes them. "
+                    "Ctrl-C stops and writes what was done.")
+    deepen.add_argument("--out", type=Path, required=True, metavar="BOOK",
+                        help="the book file to write")
+    deepen.add_argument("--book", type=Path, metavar="BOOK",
+                        help="a book to check and extend (kept where not expanded)")
+    deepen.add_argument("--from", dest="roots", choices=("deck", "start"), default="deck",
+                        help="grow from the 156 openings of the ACF three-move deck (default) "
+                             "or from the start position")
+    deepen.add_argument("--positions", type=positive_int, default=DEFAULT_POSITIONS,
+                        metavar="N", help=f"positions to expand (default {DEFAULT_POSITIONS})")
+    limits = deepen.add_mutually_exclusive_group()
+    limits.add_argument("--nodes", type=node_count, metavar="N",
+                        help=f"nodes per search (default {DEFAULT_NODES})")
+    limits.add_argument("--time", type=positive_float, metavar="S", help="seconds per search")
+    limits.add_argument("--depth", type=search_depth, metavar="D", help="plies per search")
+    deepen.add_argument("--margin", type=margin_type, default=DEFAULT_MARGIN, metavar="CP",
+                        help="hundredths of a man a move may fall short of the best and stay "
+                             f"in the book (default {DEFAULT_MARGIN})")
+    deepen.add_argument("--drop-out", type=drop_out_type, default=DEFAULT_DROP_OUT,
+                        metavar="W", help="plies of cost per hundredth of a man an "
+                                          f"opponent's move gives away (default "
+                                          f"{DEFAULT_DROP_OUT:g})")
+    deepen.add_argument("--hash", type=hash_megabytes, default=DEFAULT_HASH_MB, metavar="MB",
+                        help=f"transposition table size (default: {DEFAULT_HASH_MB})")
+    add_evaluation_options(deepen)
+    deepen.set_defaults(run=_deepen)
+
+
+DEFAULT_POSITIONS = 100
+DEFAULT_NODES = 20_000
+margin_type = whole_number(0, 1000, "expected 0 to 1000 hundredths of a man, not {value}")
+
+
+def drop_out_type(text: str) -> float:
+    """An argparse type: a drop-out weight, 0 or more."""
+    try:
+        value = float(text) if text.isascii() else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number 0 or more, not {quoted(text)}")
+    return value
 
 
 def check_output(path: Path, option: str = "--out") -> None:
@@ -90,8 +169,8 @@ def _build(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _counted(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+def _counted(count: int, noun: str, plural: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 def open_book(path: Path, option: str = "--book") -> Book:
@@ -145,3 +224,64 @@ def _entry_json(entry: BookEntry, entries: tuple[BookEntry, ...]) -> dict[str, o
             "share": round(_share(entry, entries) / 100, 4), "games": entry.games,
             "wins": entry.wins, "draws": entry.draws, "losses": entry.losses,
             "score": entry.score}
+
+
+def _deepen(arguments: argparse.Namespace) -> int:
+    check_output(arguments.out)
+    book = open_book(arguments.book) if arguments.book is not None else None
+    evaluation = evaluation_from_arguments(arguments)
+    check_hash_fits(arguments.hash)
+    engine = new_engine(arguments.hash, **evaluation)
+    if arguments.roots == "deck":
+        from doublecorner.match.ballots import three_move_deck
+
+        roots = [ballot.board().position() for ballot in three_move_deck()]
+    else:
+        roots = [Board().position()]
+    limit = (Limit(depth=arguments.depth) if arguments.depth is not None
+             else Limit(time=arguments.time) if arguments.time is not None
+             else Limit(nodes=arguments.nodes or DEFAULT_NODES))
+    bar = ProgressBar("book deepen")
+
+    def progress(step: DeepenProgress) -> None:
+        bar(step.expanded, step.positions, f"{_counted(step.searches, 'search', 'searches')}, "
+            f"{_counted(step.leaves, 'leaf', 'leaves')}")
+
+    stop = threading.Event()
+    results: list[Book] = []
+    failures: list[BaseException] = []
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            results.append(deepen_book(engine, roots, positions=arguments.positions,
+                                       limit=limit, book=book, margin=arguments.margin,
+                                       drop_out=arguments.drop_out, progress=progress,
+                                       stop=stop))
+        except BaseException as error:  # handed to the main thread below
+            failures.append(error)
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="doublecorner-deepen", daemon=True).start()
+    try:
+        while not done.is_set():
+            try:
+                done.wait(0.05)
+            except KeyboardInterrupt:
+                if not stop.is_set():
+                    print("\nbook deepen: stopping; the positions expanded so far are written",
+                          file=sys.stderr)
+                stop.set()
+    finally:
+        bar.close()
+    if failures:
+        raise failures[0]
+    deepened = results[0]
+    deepened.write(arguments.out)
+    step = deepened.provenance["steps"][-1]
+    print(f"{arguments.out}: {_counted(len(deepened), 'move')} in "
+          f"{_counted(deepened.positions, 'position')}; "
+          f"{_counted(step['positions_expanded'], 'position')} expanded with "
+          f"{_counted(step['searches'], 'search', 'searches')}")
+    return EXIT_FAILURE if stop.is_set() else EXIT_OK
