@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,3 +68,30 @@ def local_ray() -> Iterator[None]:
              log_to_driver=False)
     yield
     ray.shutdown()
+
+
+BROWSER_TESTS = Path(__file__).with_name("test_web_e2e.py")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say loudly, at the very end, that the browser tests did not run.
+
+    Without chromium the whole module is skipped, which the summary counts as
+    "2 skipped" among others: easy to read as a pass. The notice comes just
+    before that last line.
+    """
+    for report in terminalreporter.stats.get("skipped", []):
+        if getattr(report, "nodeid", None) != f"tests/{BROWSER_TESTS.name}":
+            continue
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        count = len(re.findall(r"^def test_", BROWSER_TESTS.read_text(encoding="utf-8"),
+                               re.MULTILINE))
+        terminalreporter.write_sep("!", f"THE {count} BROWSER TESTS DID NOT RUN", red=True,
+                                   bold=True)
+        terminalreporter.write_line(f"tests/{BROWSER_TESTS.name}: "
+                                    f"{reason.removeprefix('Skipped: ')}", red=True, bold=True)
+        terminalreporter.write_line("The web page is untested in this run; install chromium "
+                                    "(apt-get install chromium) to run them.", red=True,
+                                    bold=True)
+        return  # the module is skipped twice: as tests and as doctests
