@@ -302,3 +302,12 @@ def test_a_book_that_cannot_be_written_is_a_book_error(tmp_path: Path) -> None:
     book.write(tmp_path / "empty.book")
     assert len(Book.open(tmp_path / "empty.book")) == 0
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_the_examples_of_docs_book_md_run() -> None:
+    import doctest
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "book.md"
+    failures, tried = doctest.testfile(str(path), module_relative=False,
+                                       optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
