@@ -48,7 +48,7 @@ def test_a_missing_extra_names_it() -> None:
         assert completed.returncode != 0
         last = completed.stderr.strip().splitlines()[-1]
         assert last.startswith("ImportError: doublecorner.envs needs"), last
-        assert missing in last and "pip install 'doublecorner[envs]'" in last
+        assert missing in last and "pip install '.[envs]'" in last
 
 
 def test_all_lists_the_public_names() -> None:

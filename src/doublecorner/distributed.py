@@ -1,6 +1,6 @@
 """Run independent tasks on a Ray cluster: what distributed matches and analyses share.
 
-Ray is an optional dependency (``pip install 'doublecorner[ray]'``), imported
+Ray is an optional dependency (``pip install '.[ray]'``), imported
 only here and only when tasks run. Without an address, Ray joins the cluster
 that ``RAY_ADDRESS`` or a ``ray start`` on this machine names, else starts one
 here for the job; a Ray started here is shut down at the end, one already

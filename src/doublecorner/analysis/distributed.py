@@ -10,7 +10,7 @@ returns the analyses; the caller gets each result as its game finishes. A
 task whose worker dies is run again by Ray (see :mod:`doublecorner.distributed`).
 Fixed-depth analyses are the same as a local run's.
 
-Ray is an optional dependency (``pip install 'doublecorner[ray]'``), imported
+Ray is an optional dependency (``pip install '.[ray]'``), imported
 only when games are analysed on it; clusters are addressed as for
 :mod:`doublecorner.match.distributed`.
 """

@@ -20,7 +20,7 @@ def evaluation_plot(analyses: Sequence[MoveAnalysis], path: Path, *, title: str 
     Blunders and mistakes are marked on the curve.
 
     :raises ValueError: ``path`` is neither .svg nor .png.
-    :raises ImportError: matplotlib is not installed (``pip install doublecorner[plot]``).
+    :raises ImportError: matplotlib is not installed (``pip install '.[plot]'``).
     """
     if path.suffix.lower() not in {".svg", ".png"}:
         raise ValueError(f"plot file must end in .svg or .png, not {path.name!r}")
@@ -28,7 +28,7 @@ def evaluation_plot(analyses: Sequence[MoveAnalysis], path: Path, *, title: str 
         import matplotlib
     except ImportError:
         raise ImportError("the evaluation plot needs matplotlib: "
-                          "pip install 'doublecorner[plot]'") from None
+                          "pip install '.[plot]' in doublecorner's folder") from None
     matplotlib.use("Agg")  # files only: no display is needed or wanted
     from matplotlib import pyplot
 

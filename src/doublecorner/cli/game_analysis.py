@@ -99,7 +99,8 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
     if arguments.plot is not None:
         check_output_file(arguments.plot, "--plot")
         if importlib.util.find_spec("matplotlib") is None:
-            raise UsageError("--plot needs matplotlib: pip install 'doublecorner[plot]'")
+            raise UsageError("--plot needs matplotlib: pip install '.[plot]' in doublecorner's "
+                             "folder")
 
 
 def _open_output(arguments: argparse.Namespace) -> TextIO:

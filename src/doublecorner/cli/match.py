@@ -95,7 +95,7 @@ def add_parsers(commands: Any) -> None:
                             "cluster this machine belongs to, or ray://HOST:10001 from outside "
                             "it; every node needs doublecorner installed. --concurrency is "
                             "ignored: the cluster's cores set it. Needs pip install "
-                            "'doublecorner[ray]'")
+                            "'.[ray]' in doublecorner's folder")
     match.add_argument("--sprt", nargs="?", const="", type=sprt_setting, metavar="SETTINGS",
                        help="stop as soon as a sequential probability ratio test over the pairs "
                             "decides: H1, the first player is elo1 Elo stronger, or H0, elo0 "

@@ -31,7 +31,7 @@ from doublecorner.cli.common import (
 from doublecorner.cli.memory import available_memory_mb
 from doublecorner.cli.streams import check_output_file
 
-INSTALL_HINT = "pip install 'doublecorner[web]'"
+INSTALL_HINT = "pip install '.[web]' in doublecorner's folder"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 

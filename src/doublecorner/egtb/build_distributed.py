@@ -11,7 +11,7 @@ written whole or not at all and a pair found whole is not solved again, so a
 task whose worker dies is simply run again (see :mod:`doublecorner.distributed`)
 and nothing finished is lost. The files are the same as a local build's.
 
-Ray is an optional dependency (``pip install 'doublecorner[ray]'``), imported
+Ray is an optional dependency (``pip install '.[ray]'``), imported
 only when a build runs on it; clusters are addressed as for
 :mod:`doublecorner.match.distributed`.
 """

@@ -3,7 +3,7 @@
 :class:`BatchedGame` holds N games as arrays and steps them all with one
 compiled call; ``gymnasium.make_vec`` gives it as a vector environment
 (:class:`DoubleCornerVectorEnv`). Install the ``envs`` extra
-(``pip install 'doublecorner[envs]'``); the core library never imports this
+(``pip install '.[envs]'`` in doublecorner's folder); the core library never imports this
 package. Importing it registers the Gymnasium id ``doublecorner/DoubleCorner-v0``
 (with a vector entry point).
 
@@ -22,7 +22,7 @@ try:
 except ImportError as error:
     raise ImportError(
         f"doublecorner.envs needs {error.name or 'pettingzoo and gymnasium'}: install the "
-        "'envs' extra, pip install 'doublecorner[envs]'", name=error.name) from error
+        "'envs' extra, pip install '.[envs]' in doublecorner's folder", name=error.name) from error
 
 from doublecorner.envs.actions import (
     ACTION_COUNT,

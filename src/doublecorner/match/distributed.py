@@ -9,7 +9,7 @@ worker dies (a node lost, a process killed) is run again by Ray, up to
 :data:`doublecorner.distributed.MAX_RETRIES` times. Fixed-depth games give the same records as a
 local run.
 
-Ray is an optional dependency (``pip install 'doublecorner[ray]'``), imported
+Ray is an optional dependency (``pip install '.[ray]'``), imported
 only when a match runs on it. Without an address, Ray joins the cluster that
 ``RAY_ADDRESS`` or a ``ray start`` on this machine names, else starts one
 here for the match. To use a cluster, install doublecorner (with the same

@@ -1,6 +1,6 @@
 """The web app behind ``doublecorner serve``: a JSON API, a live analysis stream and a page.
 
-Needs the ``web`` extra (``pip install 'doublecorner[web]'``). The modules,
+Needs the ``web`` extra (``pip install '.[web]'``). The modules,
 from the bottom up: :mod:`~doublecorner.web.record` (what is kept of a game),
 :mod:`~doublecorner.web.store` (SQLite), :mod:`~doublecorner.web.state` (a
 record replayed on a board), :mod:`~doublecorner.web.pdn_games` (PDN out and
