@@ -149,6 +149,8 @@ def test_a_bad_book_option_is_one_line(book_file: Path, tmp_path: Path,
         (["bestmove", "--book-seed", "3"], "--book-seed goes with --book"),
         (["bestmove", "--book", str(book_file), "--book-seed", "x"], "expected a whole number"),
         (["play", "--book", str(damaged)], "is cut short"),
+        (["serve", "--book", str(damaged), "--port", "0", "--db",
+          str(tmp_path / "web.sqlite3")], "is cut short"),
     ]
     for argv, message in cases:
         status, out, err = run(capsys, *argv)
@@ -240,3 +242,28 @@ def test_a_controller_sees_book_moves_of_our_engine_program(book_file: Path) -> 
         assert result.info is not None and result.info.is_book
         result = engine.play(after("9-14"), GoCommand(depth=2))
         assert result.info is not None and not result.info.is_book
+
+
+# -- the web app ----------------------------------------------------------------------
+
+
+def test_the_web_engine_plays_its_game_moves_from_the_book(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from doublecorner.web.app import create_app
+
+    app = create_app(tmp_path / "games.sqlite3", hash_mb=1, max_seconds=5.0,
+                     allowed_hosts=["testserver"], book=small_book(), book_seed=1)
+    with TestClient(app) as client:
+        answer = client.post("/api/games", json={"mode": "engine", "human": "white",
+                                                 "level": 1})
+        assert answer.status_code == 201, answer.text
+        game = answer.json()
+        assert game["engine_reply"] == {"move": "10-14", "score": "0.00", "depth": 0,
+                                        "book": True}
+        headers = {"Authorization": f"Bearer {game['tokens']['white']}",
+                   "Origin": "http://testserver"}
+        moved = client.post(f"/api/games/{game['id']}/moves", json={"move": "22-18"},
+                            headers=headers)
+        assert moved.status_code == 200, moved.text
+        assert moved.json()["engine_reply"]["book"] is False  # out of book: searched

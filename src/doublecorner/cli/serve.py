@@ -24,6 +24,8 @@ from typing import Any
 from doublecorner.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
+    add_book_option,
+    book_from_arguments,
     positive_float,
     positive_int,
     whole_number,
@@ -72,6 +74,7 @@ def add_parsers(commands: Any) -> None:
                                          "(default: 5000)")
     serve.add_argument("--access-log", action="store_true",
                        help="log every request on stderr")
+    add_book_option(serve)
     serve.set_defaults(run=_serve)
 
 
@@ -97,6 +100,7 @@ def _serve(arguments: argparse.Namespace) -> int:
     if arguments.db is not None:  # only the default folder is created; a typo is not
         check_output_file(arguments.db, "--db")
     db_path = arguments.db if arguments.db is not None else default_db_path()
+    book = book_from_arguments(arguments)  # a bad book is said before the server starts
     problem = engine_memory_problem(arguments.hash, arguments.engine_threads,
                                     available_memory_mb())
     if problem is not None:
@@ -113,7 +117,7 @@ def _serve(arguments: argparse.Namespace) -> int:
         app = create_app(db_path, engine_threads=arguments.engine_threads,
                          max_seconds=arguments.max_seconds, hash_mb=arguments.hash,
                          tables=tables_from_arguments(arguments), allowed_hosts=hosts,
-                         limits=ServerLimits(
+                         **book, limits=ServerLimits(
                              max_games=arguments.max_games,
                              max_games_per_client=arguments.max_games_per_client))
     except (StoreError, TableError) as error:

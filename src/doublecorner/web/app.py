@@ -37,6 +37,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from doublecorner import __version__
+from doublecorner.book.reader import Book
 from doublecorner.egtb import Tables
 from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.warmup import ensure_engine_compiled
@@ -109,7 +110,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT_ENGINE_THREADS,
                max_seconds: float = DEFAULT_MAX_SECONDS, hash_mb: int = DEFAULT_HASH_MB,
-               tables: Tables | None = None,
+               tables: Tables | None = None, book: Book | None = None,
+               book_seed: int | None = None,
                new_engine: Callable[[], Searcher] | None = None,
                limits: ServerLimits | None = None,
                allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
@@ -119,9 +121,11 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     At most ``engine_threads`` searches run at once, each for at most
     ``max_seconds``, with engines made by ``new_engine`` (default: engines
     with ``hash_mb`` MB of table that probe the endgame ``tables``, if
-    given). Requests must name one of ``allowed_hosts`` and changes must
-    come from the app's own origin (:mod:`~doublecorner.web.edge`); each
-    client is held to ``limits`` (default: :class:`ServerLimits`' defaults).
+    given). The engine's moves in games come from ``book`` while it holds the
+    position (seeded by ``book_seed``). Requests must name one of
+    ``allowed_hosts`` and changes must come from the app's own origin
+    (:mod:`~doublecorner.web.edge`); each client is held to ``limits``
+    (default: :class:`ServerLimits`' defaults).
     ``static_dir`` is served at ``/`` when it exists. The engines and the
     database close when the app's lifespan ends.
 
@@ -132,7 +136,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                          new_engine=new_engine or engine_factory(hash_mb, tables))
     limits = ServerLimits() if limits is None else limits
     hub = LiveHub()
-    service = GameService(GameStore(db_path), engines, max_games=limits.max_games,
+    service = GameService(GameStore(db_path), engines, book=book, book_seed=book_seed,
+                          max_games=limits.max_games,
                           max_games_per_client=limits.max_games_per_client,
                           on_change=hub.publish)
     analysis_limits = AnalysisLimits(

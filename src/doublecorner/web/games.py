@@ -40,6 +40,7 @@ import contextlib
 import datetime
 import enum
 import hmac
+import random
 import secrets
 import time
 import weakref
@@ -49,7 +50,9 @@ from dataclasses import replace
 from typing import ParamSpec, TypeVar
 
 from doublecorner.board import Board
+from doublecorner.book.reader import Book
 from doublecorner.color import Color
+from doublecorner.engine import Score
 from doublecorner.engine.levels import (
     DEFAULT_LEVEL,
     DRAW_ACCEPT_MAX_SCORE,
@@ -125,15 +128,23 @@ def new_game_id() -> str:
 
 
 class GameService:
-    """Games in ``store``, with the engine of ``engines`` as the opponent in engine mode."""
+    """Games in ``store``, with the engine of ``engines`` as the opponent in engine mode.
 
-    def __init__(self, store: GameStore, engines: EnginePool, *,
+    With a ``book``, the engine's moves in a game come from it while it holds
+    the position (drawn by weight, with a generator seeded by ``book_seed``);
+    analyses always search.
+    """
+
+    def __init__(self, store: GameStore, engines: EnginePool, *, book: Book | None = None,
+                 book_seed: int | None = None,
                  clock: Callable[[], str] = utc_now,
                  new_id: Callable[[], str] = new_game_id,
                  max_games: int | None = None, max_games_per_client: int | None = None,
                  on_change: Callable[[GameState, str], None] | None = None) -> None:
         self.store = store
         self.engines = engines
+        self.book = book
+        self._book_random = random.Random(book_seed)
         self.on_change = on_change
         self.max_games = max_games
         self.max_games_per_client = max_games_per_client
@@ -570,6 +581,10 @@ class GameService:
 
     async def _engine_move(self, record: GameRecord, board: Board) -> EngineReply:
         """Let the engine move on ``board`` (pushed there) at the game's strength."""
+        entry = self.book.choose(board.position(), self._book_random) if self.book else None
+        if entry is not None:
+            board.push(entry.move)
+            return EngineReply(entry.move, Score(entry.score or 0), 0, is_book=True)
         found = await self.engines.search(
             board.position(), _game_strength(record).limit,
             history=board.position_history(), halfmove_clock=board.halfmove_clock,

@@ -160,6 +160,8 @@ class EngineReplyBody(BaseModel):
     move: str
     score: str = Field(description="for the engine: +0.25, -1.00, win in 13, loss in 7")
     depth: int
+    book: bool = Field(default=False, description="the move came from the server's opening "
+                                                  "book (serve --book): no search, depth 0")
 
 
 class _GameHeading(BaseModel):
@@ -230,7 +232,8 @@ class GameBody(_GameHeading):
                 "winner": None if ending.winner is None else side_name(ending.winner)}),
             draw_offer=None if record.draw_offer is None else side_name(record.draw_offer),
             engine_reply=None if reply is None else EngineReplyBody(
-                move=str(reply.move), score=str(reply.score), depth=reply.depth),
+                move=str(reply.move), score=str(reply.score), depth=reply.depth,
+                book=reply.is_book),
             private=record.private,
             takeback_request=None if record.takeback_request is None
             else side_name(record.takeback_request),

@@ -35,11 +35,12 @@ class GameEnding:
 
 @dataclass(frozen=True, slots=True)
 class EngineReply:
-    """The engine's move, its score for itself and the depth it searched."""
+    """The engine's move, its score for itself and the depth it searched (0 for a book move)."""
 
     move: Move
     score: Score
     depth: int
+    is_book: bool = False
 
 
 @dataclass(frozen=True, slots=True)
