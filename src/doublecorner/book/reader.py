@@ -67,8 +67,11 @@ class Book:
     """An opening book: for positions (by their 64-bit key), the moves to play and their weights.
 
     Make one with :meth:`open` (a book file) or
-    :func:`~doublecorner.book.build_book` (from a game database). A book is
-    read-only and may be shared between threads and engines.
+    :func:`~doublecorner.book.build_book` (from a game database), or from
+    ``entries`` (a :data:`~doublecorner.book.format.ENTRY` array, any order).
+    A book is read-only and may be shared between threads and engines.
+
+    :raises ValueError: two entries for the same move of the same position.
     """
 
     def __init__(self, entries: np.ndarray, provenance: dict[str, Any], *,
