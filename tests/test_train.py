@@ -78,6 +78,18 @@ def test_a_selfplay_game_is_the_same_every_time(shards: Path) -> None:
         assert np.array_equal(again[name], columns[name][rows])
 
 
+def test_a_later_first_game_plays_the_same_numbered_games(shards: Path, tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    later = replace(SMALL, first_game=3)
+    run_selfplay(tmp_path, 3, later)  # one shard: games 3, 4 and 5
+    columns, earlier = read_shards(tmp_path), read_shards(shards)
+    assert sorted(set(columns["game"].tolist())) == [3, 4, 5]
+    rows = earlier["game"] >= 3
+    for name in ("black", "white", "kings", "score", "result"):
+        assert np.array_equal(columns[name], earlier[name][rows])
+
+
 def test_targets_blend_result_and_score_and_trust_the_tables() -> None:
     columns = {
         "turn": np.array([0, 1, 0, 0], np.uint8),
@@ -172,6 +184,8 @@ def test_the_cli_pipeline_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[st
     (["train", "selfplay", "--out", "x", "--games", "2", "--eval", "linear", "--network",
       "n.dcnn"], "--network goes with --eval nn"),
     (["train", "fit", ".", "--out", "x.dcnn", "--result-weight", "2"], "from 0 to 1"),
+    (["train", "selfplay", "--out", "x", "--games", "2", "--first-game", "-4"],
+     "from 0 to 10**9, not -4"),
 ])
 def test_bad_train_arguments_are_one_line(argv: list[str], message: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:

@@ -49,6 +49,12 @@ def add_parsers(commands: Any) -> None:
                           help="up to K random plies after the ballot, seeded per game "
                                "(default: 4)")
     selfplay.add_argument("--games-per-shard", type=positive_int, default=100, metavar="N")
+    selfplay.add_argument("--first-game", type=whole_number(0, 10**9, "expected a game number "
+                                                            "from 0 to 10**9, not {value}"),
+                          default=0, metavar="G",
+                          help="number the folder's games from G (its openings and random "
+                               "plies follow the number; default: 0) so that a new "
+                               "generation starts from other positions than the last")
     selfplay.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
                           help="endgame tables (up to 5 pieces) to play and label with "
                                "(default folder if DIR is left out)")
@@ -133,7 +139,8 @@ def _selfplay(arguments: argparse.Namespace) -> int:
     config = SelfPlayConfig(nodes=arguments.nodes, evaluation=arguments.evaluation,
                             network=network, network_generation=generation,
                             random_plies=arguments.random_plies,
-                            egtb_dir=egtb_dir, games_per_shard=arguments.games_per_shard)
+                            egtb_dir=egtb_dir, games_per_shard=arguments.games_per_shard,
+                            first_game=arguments.first_game)
     bar = ProgressBar("selfplay")
     shards = -(-arguments.games // config.games_per_shard)
     counts = {"positions": 0, "black": 0, "draws": 0, "white": 0, "shards": 0}

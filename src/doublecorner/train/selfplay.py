@@ -2,14 +2,15 @@
 
 Game ``g`` starts from ballot ``g mod 156`` of the ACF three-move deck, then a
 few random plies (0 to ``random_plies``, seeded by ``g``) so that no two games
-repeat; then the engine plays both sides at a fixed node budget until the
-rules end the game (or ``max_plies``, scored a draw). Each position the
+repeat; a folder's games are numbered from its ``first_game``, so that a new
+generation can start from other positions than the last. Then the engine
+plays both sides at a fixed node budget until the rules end the game (or ``max_plies``, scored a draw). Each position the
 engine searched becomes one row of a shard: the position, the 40-move count,
 the search's score for the side to move, the game's result, and the endgame
 tables' value where they hold the position.
 
 Games are grouped into shards of ``games_per_shard``; shard ``k`` holds games
-``k * games_per_shard`` onwards and is written whole, atomically, as
+``first_game + k * games_per_shard`` onwards and is written whole, atomically, as
 ``shard-KKKKK.npz``. A run that finds a shard on disk skips it, so an
 interrupted run resumes where it stopped and a longer run extends a shorter one.
 """
@@ -69,6 +70,9 @@ class SelfPlayConfig:
     hash_mb: int = 16
     egtb_dir: str | None = None
     games_per_shard: int = 100
+    # The number of the folder's first game: another generation's folder can start
+    # where the last one stopped, so that its games begin from other random plies.
+    first_game: int = 0
 
     def __post_init__(self) -> None:
         if self.nodes < 1:
@@ -77,6 +81,8 @@ class SelfPlayConfig:
             raise EngineError(f"random plies must be in 0..40, not {self.random_plies}")
         if self.games_per_shard < 1:
             raise EngineError(f"games per shard must be at least 1, not {self.games_per_shard}")
+        if self.first_game < 0:
+            raise EngineError(f"the first game's number must be 0 or more, not {self.first_game}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +178,7 @@ def play_shard(directory: str, index: int, config_items: dict[str, Any]) -> Shar
     """Play and write shard ``index`` (a function of plain arguments, for processes and Ray)."""
     config = SelfPlayConfig(**config_items)
     engine = _worker_engine(config)
-    first = index * config.games_per_shard
+    first = config.first_game + index * config.games_per_shard
     games = [play_game(engine, number, config)
              for number in range(first, first + config.games_per_shard)]
     columns = {name: np.concatenate([game[name] for game in games]) for name in COLUMNS}
