@@ -315,6 +315,39 @@ def test_the_file_is_in_wal_mode_and_refuses_other_files(tmp_path: Path) -> None
         GameDatabase(path)
 
 
+def test_read_only_opens_only_an_existing_game_database_and_never_writes(
+        tmp_path: Path) -> None:
+    games = write(tmp_path, "games.pdn", pdn("1. 11-15 23-19", "1-0", Black="Ann"))
+    path = tmp_path / "games.sqlite3"
+    with GameDatabase(path) as database:
+        database.import_files([games])
+    more = write(tmp_path, "more.pdn", pdn("1. 9-14", "0-1"))
+    with GameDatabase(path, read_only=True) as database:
+        assert database.explore(Board()).games == 1
+        with pytest.raises(GameDatabaseError, match="readonly"):
+            database.import_files([more])
+    assert GameDatabase(path).count_games() == 1
+    empty = tmp_path / "empty.sqlite3"
+    empty.write_bytes(b"")
+    text_file = write(tmp_path, "notes.txt", "not a database\n" * 99)
+    for path, problem in ((tmp_path / "missing.sqlite3", "unable to open"),
+                          (empty, "not a doublecorner game database"),
+                          (text_file, "not a database")):
+        with pytest.raises(GameDatabaseError, match=problem):
+            GameDatabase(path, read_only=True)
+    assert not (tmp_path / "missing.sqlite3").exists() and empty.stat().st_size == 0
+
+
+def test_a_stored_game_gives_its_tags_start_and_main_line(tmp_path: Path,
+                                                          database: GameDatabase) -> None:
+    set_up = pdn("1. 18x9", "1-0", Black="Ann", FEN="W:W18:B14", SetUp="1")
+    database.import_files([write(tmp_path, "set-up.pdn", set_up)])
+    game = database.game(1)
+    assert (game.tags, game.start_fen, game.moves) == (
+        {"Black": "Ann", "FEN": "W:W18:B14", "SetUp": "1", "Result": "1-0"}, "W:W18:B14",
+        ("18x9",))
+
+
 def test_errors_are_draughts_errors() -> None:
     assert issubclass(GameDatabaseError, DraughtsError)
 

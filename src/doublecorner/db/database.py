@@ -37,13 +37,16 @@ class GameDatabase:
     >>> summary.imported, found.games, [(move.move, move.games) for move in found.moves]
     (2, 2, [('22-18', 1), ('23-19', 1)])
 
+    With ``read_only``, the file must be a game database already and nothing
+    is ever written to it: an import raises :class:`GameDatabaseError`.
+
     :raises GameDatabaseError: the file cannot be opened, is not a game
         database, or was written by a newer version of doublecorner.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
-        self._connection = open_connection(self.path)
+        self._connection = open_connection(self.path, read_only=read_only)
 
     def close(self) -> None:
         """Close the file (what was imported is kept)."""

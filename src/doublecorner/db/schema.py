@@ -110,7 +110,8 @@ def sql_key(key: int) -> int:
     return key - (1 << 64) if key >= 1 << 63 else key
 
 
-def open_connection(path: str | os.PathLike[str]) -> sqlite3.Connection:
+def open_connection(path: str | os.PathLike[str], *,
+                    read_only: bool = False) -> sqlite3.Connection:
     """A connection to the game database at ``path``, created (with its folder) if missing.
 
     WAL mode, so that readers (the explorer, a web server) never wait for an
@@ -118,17 +119,24 @@ def open_connection(path: str | os.PathLike[str]) -> sqlite3.Connection:
     cut is imported again by the next run. Statements run in autocommit mode;
     writers open their transactions themselves.
 
+    ``read_only``: the file must exist and be a game database already, and
+    the connection cannot write to it (SQLite's ``mode=ro``), whoever asks.
+
     :raises GameDatabaseError: the file cannot be opened or created, is not a
         game database, or was written by a newer version of doublecorner.
     """
     shown = repr(str(path))
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        if read_only:
+            connection = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
+                                         isolation_level=None, check_same_thread=False)
+        else:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     except (OSError, sqlite3.Error) as error:
         raise GameDatabaseError(f"cannot open the game database {shown}: {error}") from None
     try:
-        _set_up(connection, shown)
+        _set_up(connection, shown, read_only=read_only)
     except sqlite3.Error as error:
         connection.close()
         raise GameDatabaseError(f"cannot use {shown} as a game database: {error}") from None
@@ -138,7 +146,7 @@ def open_connection(path: str | os.PathLike[str]) -> sqlite3.Connection:
     return connection
 
 
-def _set_up(connection: sqlite3.Connection, shown: str) -> None:
+def _set_up(connection: sqlite3.Connection, shown: str, *, read_only: bool) -> None:
     connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     application = connection.execute("PRAGMA application_id").fetchone()[0]
     version = connection.execute("PRAGMA user_version").fetchone()[0]
@@ -146,10 +154,14 @@ def _set_up(connection: sqlite3.Connection, shown: str) -> None:
     if application != APPLICATION_ID and (application or tables):
         raise GameDatabaseError(f"{shown} is an SQLite file but not a doublecorner game "
                                 "database")
+    if application != APPLICATION_ID and read_only:  # an empty file: nothing to read
+        raise GameDatabaseError(f"{shown} is not a doublecorner game database (it is empty)")
     if version > SCHEMA_VERSION:
         raise GameDatabaseError(f"the game database {shown} is from a newer version of "
                                 f"doublecorner (schema {version}, this one reads "
                                 f"{SCHEMA_VERSION})")
+    if read_only:
+        return
     connection.execute("PRAGMA journal_mode = WAL")
     connection.execute("PRAGMA synchronous = NORMAL")
     if application != APPLICATION_ID:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from doublecorner.db.records import SUMMARY_COLUMNS, GameSummary, date_number
 from doublecorner.errors import GameDatabaseError, quoted
+from doublecorner.fen import STARTING_FEN
 from doublecorner.move import Move
 from doublecorner.pdn import Game, StringExporter
 
@@ -101,11 +102,19 @@ def _pattern(text: str) -> str:
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A stored game: its PDN, and the faults of the file it came from (empty: none)."""
+    """A stored game: its PDN, and the faults of the file it came from (empty: none).
+
+    ``tags``, ``start_fen`` and ``moves`` are what the PDN holds, read for a
+    program: every tag in the file's order, the position the game starts from
+    and its main line as full paths (``9x18x27``).
+    """
 
     id: int
     pdn: str
     faults: tuple[str, ...]
+    tags: dict[str, str] = field(default_factory=dict, hash=False)  # a dict: not hashable
+    start_fen: str = STARTING_FEN
+    moves: tuple[str, ...] = ()
 
 
 def stored_game(connection: sqlite3.Connection, game_id: int) -> StoredGame:
@@ -116,13 +125,17 @@ def stored_game(connection: sqlite3.Connection, game_id: int) -> StoredGame:
 
     :raises GameDatabaseError: no game has this id.
     """
-    row = connection.execute("SELECT tags, moves, pdn, faults FROM games WHERE id = ?",
-                             (game_id,)).fetchone()
+    row = connection.execute(
+        "SELECT tags, start_fen, moves, pdn, faults FROM games WHERE id = ?",
+        (game_id,)).fetchone()
     if row is None:
         raise GameDatabaseError(f"no game has the id {game_id} in the database")
-    tags, moves, pdn, faults = row
+    tags, start_fen, moves, pdn, faults = row
+    headers = json.loads(tags)
+    line = tuple(moves.split())
     if pdn is None:
-        game = Game(json.loads(tags))
-        game.add_line(Move.parse(path) for path in moves.split())
+        game = Game(headers)
+        game.add_line(Move.parse(path) for path in line)
         pdn = game.accept(StringExporter())
-    return StoredGame(game_id, pdn, tuple(json.loads(faults)) if faults else ())
+    return StoredGame(game_id, pdn, tuple(json.loads(faults)) if faults else (),
+                      tags=headers, start_fen=start_fen, moves=line)
