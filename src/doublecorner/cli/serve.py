@@ -4,12 +4,13 @@ FastAPI and uvicorn come with the ``web`` extra and are imported only when
 the command runs, so that the rest of the command line works without them.
 The listening socket is bound before the server starts: the address printed
 is the one in use (``--port 0`` picks a free port), and a port already taken
-is reported in one line, as are a missing extra and a ``--db`` that is no
-database or sits in a missing folder (exit 2: the environment cannot serve;
-only the default data folder is created). The server answers only for the
-loopback names and those given with ``--allowed-host`` (and the address it
-listens on, when that is one address); it prints them, and the base of the
-invite links.
+is reported in one line, as are a missing extra, a ``--db`` that is no
+database or sits in a missing folder, and a ``--games-db`` (the explorer's
+game database, opened read only) that is missing or no game database (exit 2:
+the environment cannot serve; only the default data folder is created). The
+server answers only for the loopback names and those given with
+``--allowed-host`` (and the address it listens on, when that is one address);
+it prints them, and the base of the invite links.
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ def add_parsers(commands: Any) -> None:
     serve.add_argument("--db", type=Path, metavar="PATH",
                        help="the games database (default: games.sqlite3 in the user's data "
                             "directory, e.g. ~/.local/share/doublecorner/)")
+    serve.add_argument("--games-db", type=Path, metavar="PATH",
+                       help="a game database made by 'doublecorner db import', for the "
+                            "opening explorer of the analysis board (read only; default: "
+                            "no explorer)")
     serve.add_argument("--engine-threads", type=positive_int, default=1, metavar="N",
                        help="engine searches that may run at once (default: 1)")
     serve.add_argument("--max-seconds", type=positive_float, default=10.0, metavar="S",
@@ -87,7 +92,7 @@ def _serve(arguments: argparse.Namespace) -> int:
         import uvicorn
 
         from doublecorner.cli.engine import tables_from_arguments
-        from doublecorner.errors import TableError
+        from doublecorner.errors import GameDatabaseError, TableError
         from doublecorner.web.app import MAX_BODY_BYTES, create_app
         from doublecorner.web.edge import LOOPBACK_HOSTS
         from doublecorner.web.http_protocol import JsonErrorH11Protocol
@@ -100,6 +105,10 @@ def _serve(arguments: argparse.Namespace) -> int:
     if arguments.db is not None:  # only the default folder is created; a typo is not
         check_output_file(arguments.db, "--db")
     db_path = arguments.db if arguments.db is not None else default_db_path()
+    games_db_problem = _games_db_problem(arguments.games_db)
+    if games_db_problem is not None:
+        print(f"doublecorner: error: {games_db_problem}", file=sys.stderr)
+        return EXIT_USAGE
     book = book_from_arguments(arguments)  # a bad book is said before the server starts
     problem = engine_memory_problem(arguments.hash, arguments.engine_threads,
                                     available_memory_mb())
@@ -117,17 +126,22 @@ def _serve(arguments: argparse.Namespace) -> int:
         app = create_app(db_path, engine_threads=arguments.engine_threads,
                          max_seconds=arguments.max_seconds, hash_mb=arguments.hash,
                          tables=tables_from_arguments(arguments), allowed_hosts=hosts,
+                         games_db=arguments.games_db,
                          **book, limits=ServerLimits(
                              max_games=arguments.max_games,
                              max_games_per_client=arguments.max_games_per_client))
-    except (StoreError, TableError) as error:
+    except (StoreError, TableError, GameDatabaseError) as error:
         listener.close()
-        print(f"doublecorner: error: {error}", file=sys.stderr)
+        where = "--games-db: " if isinstance(error, GameDatabaseError) else ""
+        print(f"doublecorner: error: {where}{error}", file=sys.stderr)
         return EXIT_USAGE
     port = listener.getsockname()[1]
     print(f"doublecorner: serving on {_url(listener)} (games in {db_path}); Ctrl-C stops it",
           flush=True)
     print(f"doublecorner: allowed hosts: {', '.join(hosts)}", flush=True)
+    if arguments.games_db is not None:
+        print(f"doublecorner: opening explorer on the game database {arguments.games_db}",
+              flush=True)
     print(f"doublecorner: invite links start with {_base_url(hosts, LOOPBACK_HOSTS, port)}",
           flush=True)
     if not _is_loopback(arguments.host) and set(hosts) <= set(LOOPBACK_HOSTS):
@@ -142,6 +156,18 @@ def _serve(arguments: argparse.Namespace) -> int:
     with listener:
         uvicorn.Server(config).run(sockets=[listener])
     return EXIT_OK
+
+
+def _games_db_problem(path: Path | None) -> str | None:
+    """Why ``--games-db PATH`` cannot be the explorer's database, or ``None``.
+
+    The web app opens it read only: a missing file is never made.
+    """
+    if path is None or path.is_file():
+        return None
+    problem = "is a folder" if path.is_dir() else "does not exist"
+    return (f"--games-db {str(path)!r} {problem}: it must be a game database made by "
+            f"'doublecorner db import FILE... --db {path}'")
 
 
 def engine_memory_problem(hash_mb: int, threads: int, available_mb: int | None) -> str | None:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
+from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -40,12 +41,14 @@ from doublecorner import __version__
 from doublecorner.book.reader import Book
 from doublecorner.egtb import Tables
 from doublecorner.errors import DraughtsError, EngineError
+from doublecorner.fen import STARTING_FEN
 from doublecorner.warmup import ensure_engine_compiled
 from doublecorner.web.analysis_ws import AnalysisLimits, AnalysisSession
 from doublecorner.web.auth import acting_seat, caller_tokens, viewing_seat
 from doublecorner.web.body_limit import BodyLimitMiddleware
 from doublecorner.web.edge import LOOPBACK_HOSTS, EdgeGuardMiddleware
 from doublecorner.web.engine_pool import EnginePool, Searcher, engine_factory
+from doublecorner.web.explorer import ExplorerNotFoundError, ExplorerReadError, GamesExplorer
 from doublecorner.web.games import (
     GameForbiddenError,
     GameLimitError,
@@ -64,8 +67,10 @@ from doublecorner.web.limits import (
 )
 from doublecorner.web.live import LiveHub, serve_live
 from doublecorner.web.schemas import (
+    MAX_FEN_TEXT,
     DrawRequest,
     ErrorBody,
+    ExploreAnswer,
     GameBody,
     GameList,
     GameSummary,
@@ -76,6 +81,7 @@ from doublecorner.web.schemas import (
     MoveRequest,
     NewGameRequest,
     ResignRequest,
+    StoredGameBody,
     TakebackRequest,
     side_color,
 )
@@ -91,6 +97,11 @@ DEFAULT_MAX_SECONDS = 10.0
 DEFAULT_HASH_MB = 32  # per engine thread
 DEFAULT_LIST_LIMIT = 100
 MAX_LIST_LIMIT = 1000
+DEFAULT_EXPLORE_GAMES = 10
+MAX_EXPLORE_GAMES = 100
+MAX_STORED_GAME_ID = 2**63 - 1  # SQLite's largest integer
+NO_GAMES_DB = ("no game database is loaded: the server was started without "
+               "--games-db PATH")
 
 # Statuses for the errors the service raises; the most specific class wins.
 _ERROR_STATUS: dict[type[Exception], int] = {
@@ -102,6 +113,8 @@ _ERROR_STATUS: dict[type[Exception], int] = {
     GameLimitError: 429,  # the client (or the server) keeps as many games as it may
     EngineError: 503,  # the engines are closing down with the server
     StoreError: 500,
+    ExplorerNotFoundError: 404,  # no game database, or no such game in it
+    ExplorerReadError: 500,
 }
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody}
@@ -112,6 +125,7 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                max_seconds: float = DEFAULT_MAX_SECONDS, hash_mb: int = DEFAULT_HASH_MB,
                tables: Tables | None = None, book: Book | None = None,
                book_seed: int | None = None,
+               games_db: str | os.PathLike[str] | None = None,
                new_engine: Callable[[], Searcher] | None = None,
                limits: ServerLimits | None = None,
                allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
@@ -122,7 +136,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     ``max_seconds``, with engines made by ``new_engine`` (default: engines
     with ``hash_mb`` MB of table that probe the endgame ``tables``, if
     given). The engine's moves in games come from ``book`` while it holds the
-    position (seeded by ``book_seed``). Requests must name one of
+    position (seeded by ``book_seed``). The explorer's routes read the game
+    database at ``games_db`` (read only), if given. Requests must name one of
     ``allowed_hosts`` and changes must come from the app's own origin
     (:mod:`~doublecorner.web.edge`); each client is held to ``limits``
     (default: :class:`ServerLimits`' defaults).
@@ -130,8 +145,10 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     database close when the app's lifespan ends.
 
     :raises StoreError: the database cannot be opened.
+    :raises GameDatabaseError: ``games_db`` is missing or is no game database.
     :raises EngineError: ``engine_threads`` or ``max_seconds`` is out of range.
     """
+    explorer = None if games_db is None else GamesExplorer(games_db)
     engines = EnginePool(threads=engine_threads, max_seconds=max_seconds,
                          new_engine=new_engine or engine_factory(hash_mb, tables))
     limits = ServerLimits() if limits is None else limits
@@ -154,6 +171,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
             yield
         finally:
             await asyncio.to_thread(service.close)
+            if explorer is not None:
+                explorer.close()
 
     app = FastAPI(title="doublecorner", version=__version__, lifespan=lifespan,
                   description="Play and analyse English draughts (American checkers). "
@@ -170,6 +189,7 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     app.add_middleware(EdgeGuardMiddleware, allowed_hosts=allowed_hosts)
     _add_error_handlers(app)
     _add_game_routes(app, service)
+    _add_explorer_routes(app, explorer)
 
     @app.get("/api/health", response_model=Health)
     async def health() -> Health:
@@ -292,3 +312,25 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
     async def delete(game_id: str, seat: Seat = acting) -> Response:
         await service.delete(game_id, seat)
         return Response(status_code=204)
+
+
+def _add_explorer_routes(app: FastAPI, explorer: GamesExplorer | None) -> None:
+    def loaded() -> GamesExplorer:
+        if explorer is None:
+            raise ExplorerNotFoundError(NO_GAMES_DB)
+        return explorer
+
+    @app.get("/api/explore", response_model=ExploreAnswer, responses=_ERRORS)
+    async def explore(fen: str = Query(STARTING_FEN, max_length=MAX_FEN_TEXT),
+                      limit: int = Query(DEFAULT_EXPLORE_GAMES, ge=1,
+                                         le=MAX_EXPLORE_GAMES)) -> ExploreAnswer:
+        """The games of the game database that reached the position ``fen`` (by any order
+        of moves), the moves played there with their results, and the ``limit`` newest
+        games: what ``db explore --json`` prints."""
+        return ExploreAnswer.of(await asyncio.to_thread(loaded().explore, fen, limit))
+
+    @app.get("/api/games-db/{game_id}", response_model=StoredGameBody, responses=_ERRORS)
+    async def stored_game(game_id: int = PathParameter(ge=1, le=MAX_STORED_GAME_ID)
+                          ) -> StoredGameBody:
+        """A game of the game database: its tags, start position, main line and PDN."""
+        return StoredGameBody.of(await asyncio.to_thread(loaded().game, game_id))

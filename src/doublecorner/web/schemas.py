@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from doublecorner.color import Color
+from doublecorner.db import Exploration, StoredGame
 from doublecorner.web.game_clock import time_left
 from doublecorner.web.games import DrawAction, TakebackAction
 from doublecorner.web.record import GameMode, GameRecord
@@ -302,3 +303,59 @@ class AnalysisRequest(_Request):
     fen: StrictStr | None = Field(None, max_length=MAX_FEN_TEXT)
     moves: list[Annotated[StrictStr, Field(max_length=MAX_MOVE_TEXT)]] = Field(
         default_factory=list, max_length=MAX_ANALYSIS_MOVES)
+
+
+# -- the game database's explorer ----------------------------------------------
+
+
+class ExploreMove(BaseModel):
+    """A move played in the explored position, and how its games ended."""
+
+    move: str = Field(description="as PDN writes it there: 11-15, 9x27")
+    games: int
+    black_wins: int
+    draws: int
+    white_wins: int
+
+
+class StoredGameSummary(BaseModel):
+    """A game of the game database, as lists show it."""
+
+    id: int
+    black: str
+    white: str
+    event: str
+    date: str = Field(description="as tagged: 2026.11.30, 1990.??.??, ?")
+    result: str = Field(description="1-0 (Black won), 0-1, 1/2-1/2 or *")
+
+
+class ExploreAnswer(BaseModel):
+    """What ``db explore --json`` prints: the games that reached a position, and its moves."""
+
+    fen: str
+    games: int = Field(description="games that reached the position, by any order of moves")
+    moves: list[ExploreMove] = Field(description="most played first")
+    top_games: list[StoredGameSummary] = Field(description="the newest games that reached it")
+
+    @classmethod
+    def of(cls, found: Exploration) -> ExploreAnswer:
+        return cls.model_validate(found.to_json())
+
+
+class StoredGameBody(BaseModel):
+    """A game of the game database: its tags, start, main line, and PDN."""
+
+    id: int
+    tags: dict[str, str] = Field(description="every tag, in the file's order")
+    start_fen: str
+    moves: list[str] = Field(description="the main line, full paths (9x18x27)")
+    result: str
+    pdn: str = Field(description="the whole game, with any comments and variations")
+    faults: list[str] = Field(description="what the reader found wrong in its file: the "
+                                          "game was imported up to the first")
+
+    @classmethod
+    def of(cls, game: StoredGame) -> StoredGameBody:
+        return cls(id=game.id, tags=game.tags, start_fen=game.start_fen,
+                   moves=list(game.moves), result=game.tags.get("Result", "*"),
+                   pdn=game.pdn, faults=list(game.faults))
