@@ -1,7 +1,8 @@
 """The page of ``doublecorner serve`` in a real browser (Playwright driving Debian's chromium).
 
 The real app (``doublecorner.web.app.create_app``) runs under uvicorn in a
-subprocess, on a free loopback port, over a temporary SQLite file. Each test
+subprocess, on a free loopback port, over a temporary SQLite file, with the
+small game database of ``test_web_explorer`` for its opening explorer. Each test
 opens a fresh browser context, so it starts with no remembered game, and
 waits on the page's own states (Playwright's auto-waiting locators), never on
 the clock.
@@ -63,11 +64,15 @@ from playwright.sync_api import (  # noqa: E402
     sync_playwright,
 )
 
+from doublecorner.db import GameDatabase  # noqa: E402
+from tests.test_web_explorer import COLLECTION  # noqa: E402
+
 SERVE = """
 import sys
 import uvicorn
 from doublecorner.web.app import create_app
-uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]))
+uvicorn.run(create_app(sys.argv[1], games_db=sys.argv[3]), host="127.0.0.1",
+            port=int(sys.argv[2]))
 """
 
 # Waits end on the page's state; the limit only bounds a failure on a busy machine.
@@ -95,11 +100,21 @@ def stored_games(database: Path) -> int:
 
 
 @pytest.fixture(scope="module")
-def server(database: Path) -> Iterator[str]:
-    """The base URL of the real app serving a fresh database."""
+def games_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The explorer's game database: four games, two of which transpose."""
+    folder = tmp_path_factory.mktemp("games-db")
+    (folder / "club.pdn").write_text(COLLECTION, encoding="utf-8")
+    with GameDatabase(folder / "games-db.sqlite3") as opened:
+        opened.import_files([folder / "club.pdn"])
+    return opened.path
+
+
+@pytest.fixture(scope="module")
+def server(database: Path, games_db: Path) -> Iterator[str]:
+    """The base URL of the real app serving a fresh database (and ``games_db``)."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-c", SERVE, str(database), str(port)],
+        [sys.executable, "-c", SERVE, str(database), str(port), str(games_db)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str | None] = queue.Queue()
     log: list[str] = []
@@ -464,6 +479,84 @@ def test_analysis_streams_lines_until_stopped(page: Page, server: str) -> None:
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "false")
     expect(toggle).to_have_text("Start analysis")
+
+
+def explorer_moves(page: Page):
+    return page.get_by_test_id("explorer-move")
+
+
+def test_a_move_from_the_explorer_is_played_on_the_board(page: Page, server: str) -> None:
+    new_game(page, server, "analysis")
+    expect(page.get_by_test_id("explorer-summary")).to_contain_text(
+        "4 games reached this position, Black to move")
+    expect(explorer_moves(page)).to_have_count(2)
+    first = explorer_moves(page).first
+    expect(first).to_have_attribute("data-move", "11-15")
+    expect(first).to_contain_text("11-15")
+    expect(first.locator(".explorer-count")).to_have_text("3")
+    expect(first.locator(".wdl")).to_have_attribute(
+        "aria-label", "Black wins 1, draws 0, White wins 1")
+    expect(first.locator(".wdl > span")).to_have_count(2)  # no segment for no draws
+    expect(page.get_by_test_id("explorer-game")).to_have_count(4)
+
+    first.click()
+    idle(page)
+    expect(move_list(page)).to_have_text(["11-15"])
+    expect(page.locator('#board g.piece.black[data-square="15"]')).to_have_count(1)
+    expect(page.get_by_test_id("explorer-summary")).to_contain_text("3 games")
+    expect(explorer_moves(page)).to_have_text([re.compile(r"^23-19\s*2"),
+                                               re.compile(r"^22-18\s*1")])
+    page.locator('[data-testid="explorer-move"][data-move="22-18"]').click()
+    idle(page)
+    expect(move_list(page)).to_have_text(["11-15", "22-18"])
+    capture = page.locator('[data-testid="explorer-move"][data-move="15x22"]')
+    capture.click()
+    idle(page)
+    expect(move_list(page)).to_have_text(["11-15", "22-18", "15x22"])
+    expect(page.locator('#board g.piece[data-square="18"]')).to_have_count(0)
+    # Going back shows the explorer of the position shown.
+    page.get_by_test_id("nav-first").click()
+    expect(page.get_by_test_id("explorer-summary")).to_contain_text("4 games")
+
+
+def test_a_game_of_the_explorer_opens_on_the_board_and_steps_through(
+        page: Page, server: str) -> None:
+    new_game(page, server, "analysis")
+    page.locator('[data-testid="explorer-move"][data-move="11-15"]').click()
+    idle(page)
+    games = page.get_by_test_id("explorer-game")
+    expect(games).to_have_count(3)  # the games that reached 11-15, newest first
+    expect(games.first).to_contain_text("Ann \N{EN DASH} Bob")
+    expect(games.first).to_contain_text("1-0 · 2026.11.30 · Club")
+
+    games.first.click()
+    idle(page)
+    expect(page.get_by_test_id("message")).to_contain_text("Opened game 1 of the database")
+    expect(move_list(page)).to_have_text(["11-15", "23-19", "9-14", "22-17"])
+    expect(page.locator('[data-testid="player-top"], [data-testid="player-bottom"]')
+           ).to_contain_text([re.compile("Ann|Bob"), re.compile("Ann|Bob")])
+    # Shown at the position the explorer was showing: after 11-15.
+    current = page.locator('[data-testid="move-list"] button[aria-current="true"]')
+    expect(current).to_have_text("11-15")
+    expect(page.locator('#board g.piece.white[data-square="23"]')).to_have_count(1)
+
+    page.get_by_test_id("nav-next").click()
+    expect(current).to_have_text("23-19")
+    expect(page.locator('#board g.piece.white[data-square="19"]')).to_have_count(1)
+    expect(explorer_moves(page)).to_have_text([re.compile(r"^8-11"), re.compile(r"^9-14")])
+    # The explorer's move that the game played next steps forward through the game.
+    page.locator('[data-testid="explorer-move"][data-move="9-14"]').click()
+    expect(current).to_have_text("9-14")
+    page.get_by_test_id("nav-last").click()
+    expect(current).to_have_text("22-17")
+    expect(page.get_by_test_id("explorer-summary")).to_contain_text("2 games")  # transposed
+    expect(page.get_by_test_id("explorer-game")).to_have_text(
+        [re.compile("Ann"), re.compile("Cy")])
+    page.get_by_test_id("nav-prev").click()
+    expect(current).to_have_text("9-14")
+    # It is a saved analysis game of this browser now.
+    expect(page.locator('[data-testid="game-list"] li[aria-current="true"]')).to_contain_text(
+        "Ann \N{EN DASH} Bob")
 
 
 READ_DRAWING = """svg => {

@@ -72,6 +72,9 @@ export const api = {
   },
   deleteGame: (id) => request("DELETE", game(id), undefined, tokenFor(id)),
   pdnUrl: (id) => `${game(id)}/pdn`,
+  // The game database of `serve --games-db` (404 when the server has none).
+  explore: (fen, limit) => request("GET", `/api/explore?${new URLSearchParams({ fen, limit })}`),
+  storedGame: (id) => request("GET", `/api/games-db/${encodeURIComponent(id)}`),
 };
 
 /**

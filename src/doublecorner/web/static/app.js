@@ -9,7 +9,10 @@ import { AnalysisPanel } from "./analysis.js";
 import { LiveSocket, api } from "./api.js";
 import { BoardView } from "./board.js";
 import { $, escapeHtml, setMessage } from "./dom.js";
-import { STARTING_FEN, applyMove, colorName, movePath, opponent, parseFen, replay } from "./geometry.js";
+import { ExplorerPanel, isSameMove } from "./explorer.js";
+import {
+  STARTING_FEN, applyMove, colorName, formatFen, movePath, opponent, parseFen, replay,
+} from "./geometry.js";
 import { GameLibrary } from "./library.js";
 import { renderMoveList } from "./movelist.js";
 import { MoveInput } from "./moveinput.js";
@@ -41,6 +44,10 @@ const board = new BoardView($("board"), {
   canDrag: (square) => canMove() && input.canSelect(square),
 });
 const analysis = new AnalysisPanel();
+const explorer = new ExplorerPanel({
+  play: (move) => playFromExplorer(move),
+  open: (id) => openStoredGame(id),
+});
 const setup = new SetupEditor({
   changed: () => render(),
   analyse: (fen) => createGame({ mode: "analysis", fen }).catch((error) => setMessage(error.message)),
@@ -163,6 +170,8 @@ function render() {
   renderActions();
   renderMoves();
   analysis.show(analysisTarget());
+  // The explorer is offered where analysis is (not against the engine while the game goes on).
+  explorer.show(analysisTarget() ? formatFen(shownPosition()) : null);
   $("setup-panel").hidden = !setup.isOpen;
   for (const testid of ["move-form", "game-actions"]) $(testid).hidden = setup.isOpen;
   document.querySelector(".moves-panel").hidden = setup.isOpen;
@@ -452,6 +461,45 @@ function receiveLive(message) {
   }
   // While a request of ours is on its way its answer will show the game.
   if (!state.busy) showGame(message.game);
+}
+
+/** A move of the explorer: played when a move can be, a step forward when it is the game's next. */
+function playFromExplorer(text) {
+  const game = state.game;
+  if (!game) return;
+  if (canMove()) {
+    const legal = game.legal_moves.find((entry) => isSameMove(text, entry.move));
+    submitMove(legal?.move ?? text);
+    return;
+  }
+  const next = isLive() ? null : game.moves[shownPly()];
+  if (next && isSameMove(text, next)) {
+    goTo(shownPly() + 1);
+  } else if (!isLive()) {
+    setMessage("You are looking at an earlier move: go to the last move to play.", "info");
+  } else if (!state.busy) {
+    setMessage(game.outcome ? "The game is over: no move can be played." : "It is not your move.", "info");
+  }
+}
+
+/**
+ * A game of the server's game database, opened on the board: imported as an
+ * analysis game of this browser (so it is kept, exported and analysed like any
+ * other) and shown at the position the explorer was showing.
+ */
+function openStoredGame(id) {
+  const fen = explorer.fen;
+  return request(async () => {
+    const stored = await api.storedGame(id);
+    const { games } = await api.importPdn(stored.pdn);
+    return games[0];
+  }, (game) => {
+    const ply = state.positions.findIndex((position) => formatFen(position) === fen);
+    if (ply >= 0) goTo(ply);
+    const players = `${game.black} – ${game.white}`;
+    setMessage(`Opened game ${id} of the database (${players}): step through it with the moves list `
+      + "or the arrows.", "info");
+  });
 }
 
 async function openGame(id) {
