@@ -19,6 +19,6 @@ def test_a_run_without_chromium_ends_with_a_loud_notice() -> None:
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 5, run.stdout + run.stderr  # pytest's "no tests ran"
     lines = run.stdout.strip().splitlines()
-    assert "THE 23 BROWSER TESTS DID NOT RUN" in lines[-4] and "skipped" in lines[-1]
+    assert "THE 24 BROWSER TESTS DID NOT RUN" in lines[-4] and "skipped" in lines[-1]
     assert "no chromium at /nonexistent/chromium" in lines[-3]
     assert run.stdout.count("DID NOT RUN") == 1

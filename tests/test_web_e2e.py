@@ -26,6 +26,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -557,6 +558,23 @@ def test_a_game_of_the_explorer_opens_on_the_board_and_steps_through(
     # It is a saved analysis game of this browser now.
     expect(page.locator('[data-testid="game-list"] li[aria-current="true"]')).to_contain_text(
         "Ann \N{EN DASH} Bob")
+
+
+def test_without_a_game_database_the_explorer_is_hidden(page: Page, server: str) -> None:
+    asked: list[str] = []
+
+    def no_database(route: Any) -> None:  # what a server without --games-db answers
+        asked.append(route.request.url)
+        route.fulfill(status=404, json={"error": "no game database is loaded: the server "
+                                                 "was started without --games-db PATH"})
+
+    page.route("**/api/explore?*", no_database)
+    new_game(page, server, "analysis")
+    play_line(page, "11-15")
+    expect(page.get_by_test_id("analysis-panel")).to_be_visible()
+    expect(page.get_by_test_id("explorer-panel")).to_be_hidden()
+    expect(page.get_by_test_id("message")).to_be_empty()
+    assert len(asked) == 1  # asked once, then never again
 
 
 READ_DRAWING = """svg => {
