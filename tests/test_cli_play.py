@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -296,3 +298,14 @@ def test_help_documents_the_levels(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "  plies   1   2   3   4   6   8  10  12  15  18" in out
     assert "draw        offer a draw" in out
+
+
+def test_bytes_that_are_not_utf8_are_refused_and_the_game_goes_on() -> None:
+    """Found by the fuzz test: a line of other bytes raised UnicodeDecodeError (a traceback)."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "doublecorner", "play", "--level", "1"],
+        input=b"\xff\xfe\n11-15\nresign\n", capture_output=True, timeout=120)
+    assert b"Traceback" not in completed.stderr
+    assert completed.returncode == 0
+    assert b"move 2, Black>" in completed.stdout  # 11-15 was played after the bad line
+    assert b"Black resigns" in completed.stdout

@@ -74,7 +74,7 @@ def test_a_port_in_use_is_reported(fake_run: FakeRun, tmp_path: Path,
         port = taken.getsockname()[1]
         status = main(["serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")])
     assert status == 2
-    assert f"cannot listen on 127.0.0.1 port {port}" in capsys.readouterr().err
+    assert f"cannot listen on '127.0.0.1' port {port}" in capsys.readouterr().err
     assert fake_run.calls == []
 
 

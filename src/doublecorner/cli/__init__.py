@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
 
 from doublecorner import __version__
 from doublecorner.cli import book, db, egtb, engine, match, pdn, play, protocol, rules, serve, train
 from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, Parser, UsageError
-from doublecorner.errors import DraughtsError
+from doublecorner.errors import QUOTED_CHARACTERS, DraughtsError, quoted
 
 __all__ = ["EXIT_FAILURE", "EXIT_OK", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
+MESSAGE_CHARACTERS = 500  # an error line longer than this has an input pasted whole in it
 COMMAND_MODULES = (rules, engine, protocol, match, play, pdn, serve, egtb, train, db, book)
 
 
@@ -44,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe is found here rather than at exit
         return status
     except (UsageError, DraughtsError) as error:
-        print(f"doublecorner: error: {error}", file=sys.stderr)
+        print(f"doublecorner: error: {_shortened(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, like any filter, and keep
@@ -57,8 +59,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         print("doublecorner: error: out of memory", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as error:
+        # A path the checks before the work did not foresee (a name too long
+        # for the file system, a device, a race): still one line, never a traceback.
+        print(f"doublecorner: error: {_os_error(error)}", file=sys.stderr)
+        return EXIT_USAGE
     except SystemExit as exit_request:  # --help and --version end the parse early
         return exit_request.code if isinstance(exit_request.code, int) else EXIT_OK
+
+
+def _os_error(error: OSError) -> str:
+    """An operating system's refusal in words, with the path it concerns, cut if long.
+
+    >>> _os_error(FileNotFoundError(2, "No such file or directory", "a/b"))
+    "No such file or directory: 'a/b'"
+    >>> _os_error(OSError(36, "File name too long", "x" * 300))[-20:]
+    '... (300 characters)'
+    """
+    what = error.strerror or str(error) or type(error).__name__
+    if error.filename is not None:
+        return f"{what}: {quoted(str(error.filename))}"
+    return what
+
+
+def _shortened(message: str) -> str:
+    """``message`` with every long quoted input cut, as :func:`~doublecorner.errors.quoted` does.
+
+    argparse quotes a bad value whole (``invalid choice: 'xxx...'``), however long.
+
+    >>> message = _shortened("invalid choice: '" + "x" * 5000 + "' (choose from 'a', 'b')")
+    >>> len(message), message[-40:]
+    (158, "(5000 characters) (choose from 'a', 'b')")
+    """
+    if len(message) <= MESSAGE_CHARACTERS:
+        return message
+    shortened = re.sub(rf"'([^'\n]{{{QUOTED_CHARACTERS - 4}}})[^'\n]+'",
+                       lambda match: f"'{match.group(1)}...' ({len(match.group(0)) - 2} "
+                                     "characters)", message)
+    if len(shortened) > MESSAGE_CHARACTERS:  # no quotes to cut: cut the end
+        shortened = f"{shortened[:MESSAGE_CHARACTERS]}... ({len(message)} characters)"
+    return shortened
 
 
 def _silence_stdout() -> None:

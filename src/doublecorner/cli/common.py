@@ -19,6 +19,7 @@ LOCAL_RAY = "local"  # what --ray without an ADDRESS stands for
 PROGRESS_EVERY_SECONDS = 0.5  # redraws of a bar on a terminal
 PROGRESS_LOG_SECONDS = 10.0  # plain lines into a file or a pipe
 MAX_DIGITS = 19  # a whole number option of more digits than this is out of any range
+MAX_SECONDS = 7 * 24 * 3600  # the longest time option: a week
 
 
 T = TypeVar("T")
@@ -45,7 +46,7 @@ def positive_float(text: str) -> float:
     argparse.ArgumentTypeError: expected a positive number of seconds, not '0'
     """
     try:
-        if not text.isascii():  # float() reads other scripts' digits too
+        if not text.isascii() or "_" in text:  # float() reads Arabic digits, '1_0' too
             raise ValueError(text)
         value = float(text)
     except ValueError:
@@ -54,6 +55,9 @@ def positive_float(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(
             f"expected a positive number of seconds, not {quoted(text)}")
+    if value > MAX_SECONDS:  # the engine would think for ever; a typo, not a wish
+        raise argparse.ArgumentTypeError(
+            f"expected at most {MAX_SECONDS:,} seconds (a week), not {quoted(text)}")
     return value
 
 

@@ -18,7 +18,7 @@ from doublecorner.cli.common import (
     positive_int,
     ray_address,
 )
-from doublecorner.cli.streams import check_output_file
+from doublecorner.cli.streams import check_directory_option, check_output_file
 from doublecorner.egtb import Tables
 from doublecorner.engine import Limit
 from doublecorner.errors import quoted
@@ -149,7 +149,7 @@ def _tables_directory(text: str | None) -> Path | None:
         return None
     from doublecorner.egtb import default_directory
 
-    return Path(text) if text else default_directory()
+    return check_directory_option(text, "--egtb") if text else default_directory()
 
 
 def _load_tables(text: str | None) -> Tables | None:

@@ -17,6 +17,7 @@ from typing import Any, Protocol, TextIO
 from doublecorner.board import Board
 from doublecorner.cli.common import (
     EXIT_OK,
+    UsageError,
     add_book_option,
     add_evaluation_options,
     book_from_arguments,
@@ -30,6 +31,7 @@ from doublecorner.cli.search_options import (
     new_engine,
     run_search,
 )
+from doublecorner.cli.streams import MAX_LINE_BYTES, stdin_bytes
 from doublecorner.color import Color
 from doublecorner.diagram import board_diagram, square_numbers_diagram
 from doublecorner.engine import Engine, SearchResult
@@ -40,7 +42,7 @@ from doublecorner.engine.levels import (
     LEVEL_DEPTHS,
     Strength,
 )
-from doublecorner.errors import DraughtsError, EngineError
+from doublecorner.errors import DraughtsError, EngineError, quoted
 from doublecorner.fen import STARTING_FEN
 from doublecorner.outcome import Termination
 from doublecorner.pdn import write_game
@@ -102,10 +104,9 @@ def add_parsers(commands: Any) -> None:
 
 def _level(text: str) -> int:
     expected = f"expected a level from 1 to {len(LEVEL_DEPTHS)}"
-    try:
-        level = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{expected}, not {text!r}") from None
+    if not (text.isascii() and text.strip().isdigit()):  # int() reads other digits, '1_0'
+        raise argparse.ArgumentTypeError(f"{expected}, not {quoted(text)}")
+    level = int(text)
     if not 1 <= level <= len(LEVEL_DEPTHS):
         raise argparse.ArgumentTypeError(f"{expected}, not {level}")
     return level
@@ -128,7 +129,30 @@ def _play(arguments: argparse.Namespace) -> int:
     session = PlaySession(board, human=human, engine=engine,
                           strength=strength, flipped=(human is Color.BLACK) != arguments.flip,
                           numbers=arguments.numbers)
-    return session.run(sys.stdin, sys.stdout)
+    return session.run(StdinLines(), sys.stdout)
+
+
+class StdinLines:
+    """stdin's lines as text, whatever its bytes: not UTF-8 reads as U+FFFD.
+
+    Such a line is then refused like any other unknown input and the game goes
+    on; only a line too long to be typed (``< /dev/zero``) ends the session.
+
+    :raises UsageError: stdin is closed, or a line is longer than
+        :data:`~doublecorner.cli.streams.MAX_LINE_BYTES`.
+    """
+
+    def __init__(self) -> None:
+        self._stream = stdin_bytes()
+        self._number = 0
+
+    def readline(self) -> str:
+        raw = self._stream.readline(MAX_LINE_BYTES + 1)
+        self._number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raise UsageError(f"stdin line {self._number} is longer than {MAX_LINE_BYTES:,} "
+                             "bytes: is this the right input?")
+        return raw.decode("utf-8", "replace")
 
 
 class LineReader(Protocol):

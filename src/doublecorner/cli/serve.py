@@ -33,6 +33,7 @@ from doublecorner.cli.common import (
 )
 from doublecorner.cli.memory import available_memory_mb
 from doublecorner.cli.streams import check_output_file
+from doublecorner.errors import quoted
 
 INSTALL_HINT = "pip install '.[web]' in doublecorner's folder"
 DEFAULT_HOST = "127.0.0.1"
@@ -117,9 +118,9 @@ def _serve(arguments: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         listener = _bind(arguments.host, arguments.port)
-    except OSError as error:
-        print(f"doublecorner: error: cannot listen on {arguments.host} port {arguments.port}: "
-              f"{error.strerror or error}", file=sys.stderr)
+    except (OSError, UnicodeError) as error:  # UnicodeError: a host no name can be
+        print(f"doublecorner: error: cannot listen on {quoted(arguments.host)} port "
+              f"{arguments.port}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
         return EXIT_USAGE
     hosts = allowed_hosts(arguments.host, arguments.allowed_host, LOOPBACK_HOSTS)
     try:

@@ -20,6 +20,7 @@ from doublecorner.cli.common import (
     ray_address,
     whole_number,
 )
+from doublecorner.cli.streams import check_directory_option, check_output_file
 from doublecorner.errors import EngineError
 
 
@@ -120,6 +121,7 @@ def _selfplay(arguments: argparse.Namespace) -> int:
     from doublecorner.train.selfplay import SelfPlayConfig, run_selfplay
 
     evaluation_from_arguments(arguments)  # --network only with --eval nn
+    check_directory_option(arguments.out, "--out")  # a file, or under a missing folder
     egtb_dir = None
     if arguments.egtb is not None:
         from doublecorner.egtb import default_directory
@@ -178,8 +180,7 @@ def _fit(arguments: argparse.Namespace) -> int:
     for directory in arguments.data:
         if not directory.is_dir():
             raise UsageError(f"{directory}: no such folder of shards")
-    if not arguments.out.parent.is_dir():
-        raise UsageError(f"--out {arguments.out}: folder {arguments.out.parent} does not exist")
+    check_output_file(arguments.out, "--out")  # a folder, '', a missing folder: before the fit
     request = FitRequest(data=tuple(arguments.data), out=arguments.out, start=arguments.start,
                          result_weight=arguments.result_weight, epochs=arguments.epochs,
                          batch_size=arguments.batch_size, learning_rate=arguments.learning_rate,
