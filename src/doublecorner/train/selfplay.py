@@ -4,10 +4,11 @@ Game ``g`` starts from ballot ``g mod 156`` of the ACF three-move deck, then a
 few random plies (0 to ``random_plies``, seeded by ``g``) so that no two games
 repeat; a folder's games are numbered from its ``first_game``, so that a new
 generation can start from other positions than the last. Then the engine
-plays both sides at a fixed node budget until the rules end the game (or ``max_plies``, scored a draw). Each position the
-engine searched becomes one row of a shard: the position, the 40-move count,
-the search's score for the side to move, the game's result, and the endgame
-tables' value where they hold the position.
+plays both sides at a fixed node budget until the rules end the game (or
+``max_plies``, scored a draw). Each position the engine searched becomes one
+row of a shard: the position, the 40-move count, the search's score for the
+side to move, the game's result, and the endgame tables' value where they
+hold the position.
 
 Games are grouped into shards of ``games_per_shard``; shard ``k`` holds games
 ``first_game + k * games_per_shard`` onwards and is written whole, atomically, as
