@@ -372,7 +372,9 @@ def test_a_game_goes_to_pdn_and_back(client: TestClient) -> None:
     answer = client.get(f"/api/games/{game['id']}/pdn")
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/plain")
-    assert answer.headers["content-disposition"] == f'attachment; filename="{game["id"]}.pdn"'
+    date = answer.text.split('[Date "')[1][:10].replace(".", "-")  # players and date, not id
+    assert answer.headers["content-disposition"] == (
+        f'attachment; filename="doublecorner-level-1-vs-human-{date}.pdn"')
     text = answer.text
     assert '[White "human"]' in text and '[Black "doublecorner (level 1)"]' in text
     assert f'[FEN "{game["start_fen"]}"]' in text and Board(game["start_fen"]).turn.name == "WHITE"

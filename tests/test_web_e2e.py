@@ -247,6 +247,7 @@ def test_play_against_the_engine_at_level_1(page: Page, server: str) -> None:
     assert re.fullmatch(r"2[1-4]-1[7-9]|2[1-4]-20", reply), reply  # a White man steps forward
     target = int(reply.split("-")[1])
     expect(page.get_by_test_id("message")).to_contain_text(f"The engine played {reply}")
+    expect(page.get_by_test_id("message")).to_contain_text("for the engine")  # whose score
     expect(page.locator('#board g.piece.black[data-square="15"]')).to_have_count(1)
     expect(page.locator('#board g.piece[data-square="11"]')).to_have_count(0)
     expect(page.locator(f'#board g.piece.white[data-square="{target}"]')).to_have_count(1)
@@ -396,7 +397,7 @@ def test_the_game_is_still_there_after_a_reload(page: Page, server: str) -> None
     assert pieces(page) == before
     game_id = url.split("#game=")[1]
     saved = page.locator(f'[data-testid="game-list"] li[data-id="{game_id}"]')
-    expect(saved).to_contain_text("2 moves")
+    expect(saved).to_contain_text("2 plies")  # half-moves, not moves (issue 15)
     # Back and forward through the moves.
     page.get_by_test_id("nav-first").click()
     expect(page.locator('#board g.piece.black[data-square="11"]')).to_have_count(1)
@@ -431,6 +432,9 @@ def test_export_pdn_downloads_the_moves(page: Page, server: str) -> None:
         page.get_by_test_id("export-pdn").click()
     download = download_info.value
     assert download.suggested_filename.endswith(".pdn")
+    # Named by its players and date, not by the store's id ('g_47df....pdn').
+    assert not download.suggested_filename.startswith("g_"), download.suggested_filename
+    assert re.search(r"\d{4}-\d{2}-\d{2}\.pdn$", download.suggested_filename)
     text = Path(download.path()).read_text(encoding="utf-8")
     assert re.search(r"1\.\s*11-15\s+23-19", text), text
 

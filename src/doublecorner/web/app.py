@@ -66,6 +66,7 @@ from doublecorner.web.limits import (
     client_of,
 )
 from doublecorner.web.live import LiveHub, serve_live
+from doublecorner.web.pdn_games import download_name
 from doublecorner.web.schemas import (
     MAX_FEN_TEXT,
     DrawRequest,
@@ -303,9 +304,10 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
     @app.get("/api/games/{game_id}/pdn", response_class=PlainTextResponse, responses=_ERRORS)
     async def pdn(game_id: str, seat: Seat | None = viewing) -> PlainTextResponse:
         """The game as a PDN file."""
+        text = await service.pdn(game_id, seat)
+        name = download_name(text, game_id)
         return PlainTextResponse(
-            await service.pdn(game_id, seat),
-            headers={"Content-Disposition": f'attachment; filename="{game_id}.pdn"'})
+            text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @app.delete("/api/games/{game_id}", status_code=204, response_class=Response,
                 responses=_ERRORS)

@@ -20,6 +20,8 @@
 from __future__ import annotations
 
 import io
+import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -52,6 +54,31 @@ def game_pdn(record: GameRecord) -> str:
     game.headers.update({"Black": record.black, "White": record.white,
                          "Result": result(record, board)})
     return str(game)
+
+
+def download_name(text: str, fallback: str) -> str:
+    """The file name a game's PDN is offered under: its players and date.
+
+    ASCII letters, digits and dashes only (accents dropped: a name is no place
+    for quotes or slashes); ``fallback`` (the game's id) when the tags give nothing.
+
+    >>> download_name('[Black "Ann Lee"]\\n[White "doublecorner (level 1)"]\\n'
+    ...               '[Date "2026.11.30"]\\n', "g_1")
+    'Ann-Lee-vs-doublecorner-level-1-2026-11-30.pdn'
+    >>> download_name('[Black "?"]\\n[White "Émilie"]\\n[Date "????.??.??"]\\n', "g_1")
+    'Emilie.pdn'
+    """
+    tags = dict(re.findall(r'^\[(Black|White|Date) "([^"\n]*)"\]', text, re.MULTILINE))
+
+    def slug(value: str) -> str:
+        ascii_text = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
+        return re.sub(r"[^A-Za-z0-9]+", "-", ascii_text).strip("-")
+
+    players = [slug(tags.get(side, "")) for side in ("Black", "White")]
+    date = slug(tags.get("Date", ""))
+    parts = ["-vs-".join(name for name in players if name), date]
+    name = "-".join(part for part in parts if part)[:100]
+    return f"{name or fallback}.pdn"
 
 
 def read_games(text: str, *, created: str,

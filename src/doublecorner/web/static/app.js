@@ -394,7 +394,7 @@ function submitMove(move) {
   if (entry) state.pending = { move: entry.move, position: applyMove(parseFen(game.fen), entry.path) };
   return request(() => api.move(game.id, move, seatFor(game.turn)), (answer) => {
     const reply = answer.engine_reply;
-    setMessage(reply ? `The engine played ${reply.move} (depth ${reply.depth}, score ${reply.score}).` : "", "info");
+    setMessage(reply ? `The engine played ${reply.move} (depth ${reply.depth}, score ${reply.score} for the engine).` : "", "info");
   });
 }
 

@@ -46,7 +46,7 @@ export class GameLibrary {
     const players = summary.black === "?" && summary.white === "?" ? "Analysis board"
       : `${summary.black} – ${summary.white}`;
     const when = new Date(summary.updated ?? summary.created);
-    const details = [MODES[summary.mode] ?? summary.mode, `${summary.ply} ${summary.ply === 1 ? "move" : "moves"}`,
+    const details = [MODES[summary.mode] ?? summary.mode, `${summary.ply} ${summary.ply === 1 ? "ply" : "plies"}`,
       summary.result, Number.isNaN(when.getTime()) ? "" : when.toLocaleString()];
     const open = make("button", { type: "button", className: "open" });
     open.dataset.testid = "open-game";
