@@ -194,3 +194,16 @@ def test_an_engine_declaration_needs_a_name_and_a_command() -> None:
         parse_engine("cmd=./scan")
     with pytest.raises(EngineError, match="taken by a built-in player"):
         parse_engine("name=random,cmd=./scan")
+
+
+def test_engine_players_whose_tables_do_not_fit_are_refused_before_any_game(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """hash= in a player spec was never checked: 65536 allocated the table (or died trying)."""
+    monkeypatch.setattr("doublecorner.cli.match.available_memory_mb", lambda: 1000)
+    made: list[object] = []
+    monkeypatch.setattr("doublecorner.match.players.Engine", lambda *a, **k: made.append(a))
+    status = main(["match", "engine:hash=65536", "random", "--openings", "1"])
+    captured = capsys.readouterr()
+    assert (status, captured.out, made) == (2, "", [])
+    assert "need 65536 MB" in captured.err and "1000 MB are available" in captured.err
+    assert captured.err.count("\n") == 1

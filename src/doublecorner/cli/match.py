@@ -18,6 +18,7 @@ from doublecorner.cli.common import (
     positive_int,
     ray_address,
 )
+from doublecorner.cli.memory import available_memory_mb
 from doublecorner.cli.streams import check_directory_option, check_output_file
 from doublecorner.egtb import Tables
 from doublecorner.engine import Limit
@@ -219,8 +220,41 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
                          "to go on with that match, or remove the file")
 
 
+def _check_engine_memory(arguments: argparse.Namespace, available_mb: int | None) -> None:
+    """Check that the engine players' tables fit here, before one is made.
+
+    Each game at a time holds one table per engine player (``hash=``, 64 MB
+    unless given); a ``hash=`` that is no number is left to the player's own
+    check. On Ray the tables are on the cluster's machines, not here.
+
+    >>> arguments = argparse.Namespace(first="engine:hash=2048", second="engine",
+    ...                                concurrency=2, ray=None)
+    >>> _check_engine_memory(arguments, available_mb=4000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    doublecorner.cli.common.UsageError: ... need 4224 MB (2048 + 64 MB, 2 games at a time), ...
+
+    :raises UsageError: they do not fit.
+    """
+    if arguments.ray is not None or available_mb is None:
+        return
+    sizes = []
+    for spec in (arguments.first, arguments.second):
+        kind, _, text = spec.partition(":")
+        if kind == "engine":
+            options = dict(item.partition("=")[::2] for item in text.split(","))
+            size = options.get("hash", "64").strip()
+            sizes.append(int(size) if size.isascii() and size.isdigit() and len(size) < 10 else 0)
+    needed = sum(sizes) * arguments.concurrency
+    if needed > available_mb:
+        raise UsageError(f"the engine players' tables need {needed} MB "
+                         f"({' + '.join(map(str, sizes))} MB, {arguments.concurrency} "
+                         f"game{'s' if arguments.concurrency != 1 else ''} at a time), and "
+                         f"{available_mb} MB are available")
+
+
 def _match(arguments: argparse.Namespace) -> int:
     _check_outputs(arguments)
+    _check_engine_memory(arguments, available_memory_mb())
     address = ray_address(arguments) if arguments.ray is not None else None
     ballots = parse_openings(arguments.openings, three_move_deck())
     movetime = arguments.time or DEFAULT_SECONDS
