@@ -12,7 +12,6 @@ DISPLAY_HOOKS = {"_repr_svg_", "_repr_html_", "_repr_png_"}
 KNOWN_CIRCLES = {
     frozenset({"doublecorner.egtb.build", "doublecorner.egtb.probe", "doublecorner.egtb.dtz"}),
     frozenset({"doublecorner.engine.search", "doublecorner.warmup"}),
-    frozenset({"doublecorner.pdn.game", "doublecorner.pdn.writer"}),
 }
 
 

@@ -13,10 +13,11 @@ hands what it reads to a :class:`Visitor` (by default one that builds a
 [('1-0', ['11-15', '23-19']), ('0-1', ['18x9'])]
 """
 
-from doublecorner.pdn.game import SEVEN_TAG_ROSTER, ChildNode, Game, GameBuilder, GameNode
+from doublecorner.pdn.game import ChildNode, Game, GameBuilder, GameNode, write_game
 from doublecorner.pdn.reader import NotPdnError, PdnReader, iter_games, read_game
+from doublecorner.pdn.tags import SEVEN_TAG_ROSTER
 from doublecorner.pdn.visitor import SKIP, HeadersBuilder, Skip, Visitor
-from doublecorner.pdn.writer import StringExporter, move_text, result_text, write_game
+from doublecorner.pdn.writer import StringExporter, move_text, result_text
 
 __all__ = [
     "SEVEN_TAG_ROSTER",

@@ -23,25 +23,23 @@ the moves from the start position when asked.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import datetime
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 from doublecorner.board import Board
 from doublecorner.color import Color
-from doublecorner.errors import PdnError
+from doublecorner.errors import IllegalMoveError, PdnError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.move import Move
+from doublecorner.pdn.tags import GAME_TYPE as GAME_TYPE  # where db.records finds it
+from doublecorner.pdn.tags import SEVEN_TAG_ROSTER, UNKNOWN_DATE
 from doublecorner.pdn.visitor import SKIP, Visitor
+from doublecorner.pdn.writer import StringExporter, result_text
+from doublecorner.position import Position
 
 ResultT = TypeVar("ResultT")
 
-SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "Black", "White", "Result")
-GAME_TYPE = "21"  # English draughts; under it "1-0" is a win for Black, who moves first
-UNKNOWN_DATE = "????.??.??"
-# What can end a game's moves: the four PDN results, and the scores of games
-# counted out of two (other draughts games) that a reader meets in mixed files.
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-TWO_POINT_RESULTS = ("2-0", "0-2", "1-1", "0-0")
 _RESULT_WINNERS = {"1-0": Color.BLACK, "0-1": Color.WHITE}
 
 
@@ -342,8 +340,6 @@ class Game(GameNode):
         return visitor.result()
 
     def __str__(self) -> str:
-        from doublecorner.pdn.writer import StringExporter
-
         return self.accept(StringExporter())
 
     def __repr__(self) -> str:
@@ -462,3 +458,43 @@ class GameBuilder(Visitor[Game]):
     def result(self) -> Game:
         return self.game
 
+
+def write_game(moves: Sequence[Move], *, tags: Mapping[str, str] | None = None,
+               start_fen: str = STARTING_FEN, result: str | None = None) -> str:
+    """A game of plain moves as PDN text, ending in a newline.
+
+    The seven standard tags come first (unset ones as ``?``, the date as
+    today), then ``GameType`` and, for a game not from the start position,
+    ``SetUp`` and ``FEN``, then any other tags. ``result`` defaults to the
+    outcome the rules give after the last move.
+
+    :raises IllegalMoveError: a move is not legal where it is played.
+    :raises InvalidFenError: ``start_fen`` is not a valid FEN.
+
+    >>> tags = {"Event": "Demo", "Date": "2026.11.30"}
+    >>> print(write_game([Move(11, 15), Move(23, 19)], tags=tags))
+    [Event "Demo"]
+    [Site "?"]
+    [Date "2026.11.30"]
+    [Round "?"]
+    [Black "?"]
+    [White "?"]
+    [Result "*"]
+    [GameType "21"]
+    <BLANKLINE>
+    1. 11-15 23-19 *
+    <BLANKLINE>
+    """
+    board = Board(start_fen)
+    for number, move in enumerate(moves, start=1):
+        if move not in board.legal_moves:
+            raise IllegalMoveError(f"move {number}, {move}, is not legal in {board.fen()}")
+        board.push(move)
+    game = Game()
+    game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
+    game.headers.update(tags or {})
+    game.headers["Result"] = result if result is not None else result_text(board.outcome())
+    if Position.from_fen(start_fen) != Position.start():
+        game.setup(start_fen)
+    game.add_line(moves)
+    return game.accept(StringExporter())

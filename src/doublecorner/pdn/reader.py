@@ -59,8 +59,9 @@ from doublecorner.board import Board
 from doublecorner.errors import DraughtsError, PdnError, quoted
 from doublecorner.move import Move
 from doublecorner.outcome import Termination
-from doublecorner.pdn.game import GAME_TYPE, RESULTS, TWO_POINT_RESULTS, Game, GameBuilder
+from doublecorner.pdn.game import Game, GameBuilder
 from doublecorner.pdn.nags import MAX_NAG, nag_of_mark
+from doublecorner.pdn.tags import GAME_TYPE, RESULTS, TWO_POINT_RESULTS
 from doublecorner.pdn.visitor import SKIP, Visitor
 
 ResultT = TypeVar("ResultT")

@@ -2,7 +2,9 @@
 
 :class:`StringExporter` is a visitor: ``game.accept(StringExporter())`` (or
 ``str(game)``) writes a game tree with its comments, NAGs and variations;
-:func:`write_game` writes a plain list of moves.
+:func:`~doublecorner.pdn.game.write_game` writes a plain list of moves. The
+writer knows no game tree, only the visits: the tree imports it, not the
+other way round.
 
 >>> import io
 >>> from doublecorner.pdn import read_game
@@ -18,24 +20,19 @@
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Mapping, Sequence
-
 from doublecorner.board import Board
 from doublecorner.color import Color
-from doublecorner.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError
-from doublecorner.fen import STARTING_FEN
+from doublecorner.errors import AmbiguousMoveError, DraughtsError
 from doublecorner.move import Move
 from doublecorner.outcome import Outcome
-from doublecorner.pdn.game import (
+from doublecorner.pdn.nags import mark_of_nag
+from doublecorner.pdn.tags import (
     GAME_TYPE,
     RESULTS,
     SEVEN_TAG_ROSTER,
     TWO_POINT_RESULTS,
     UNKNOWN_DATE,
-    Game,
 )
-from doublecorner.pdn.nags import mark_of_nag
 from doublecorner.pdn.visitor import SKIP, Skip, Visitor
 from doublecorner.position import Position
 
@@ -229,44 +226,3 @@ def _wrap(units: list[str], columns: int | None) -> str:
     if line:
         lines.append(line)
     return "\n".join(lines)
-
-
-def write_game(moves: Sequence[Move], *, tags: Mapping[str, str] | None = None,
-               start_fen: str = STARTING_FEN, result: str | None = None) -> str:
-    """A game of plain moves as PDN text, ending in a newline.
-
-    The seven standard tags come first (unset ones as ``?``, the date as
-    today), then ``GameType`` and, for a game not from the start position,
-    ``SetUp`` and ``FEN``, then any other tags. ``result`` defaults to the
-    outcome the rules give after the last move.
-
-    :raises IllegalMoveError: a move is not legal where it is played.
-    :raises InvalidFenError: ``start_fen`` is not a valid FEN.
-
-    >>> tags = {"Event": "Demo", "Date": "2026.11.30"}
-    >>> print(write_game([Move(11, 15), Move(23, 19)], tags=tags))
-    [Event "Demo"]
-    [Site "?"]
-    [Date "2026.11.30"]
-    [Round "?"]
-    [Black "?"]
-    [White "?"]
-    [Result "*"]
-    [GameType "21"]
-    <BLANKLINE>
-    1. 11-15 23-19 *
-    <BLANKLINE>
-    """
-    board = Board(start_fen)
-    for number, move in enumerate(moves, start=1):
-        if move not in board.legal_moves:
-            raise IllegalMoveError(f"move {number}, {move}, is not legal in {board.fen()}")
-        board.push(move)
-    game = Game()
-    game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
-    game.headers.update(tags or {})
-    game.headers["Result"] = result if result is not None else result_text(board.outcome())
-    if Position.from_fen(start_fen) != Position.start():
-        game.setup(start_fen)
-    game.add_line(moves)
-    return game.accept(StringExporter())
