@@ -10,7 +10,6 @@ PACKAGE = Path(__file__).parent.parent / "src" / "doublecorner"
 DISPLAY_HOOKS = {"_repr_svg_", "_repr_html_", "_repr_png_"}
 # Circles that issue 15 names and that lie in code owned elsewhere for now; each is to go.
 KNOWN_CIRCLES = {
-    frozenset({"doublecorner.egtb.build", "doublecorner.egtb.probe", "doublecorner.egtb.dtz"}),
     frozenset({"doublecorner.engine.search", "doublecorner.warmup"}),
 }
 

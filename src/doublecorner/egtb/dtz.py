@@ -31,16 +31,25 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
-from doublecorner.egtb.build import Region, first_inconsistent, solve_region
 from doublecorner.egtb.material import Material
-from doublecorner.egtb.probe import Tables
+from doublecorner.egtb.solve import Region, TableArrays, first_inconsistent, solve_region
 from doublecorner.errors import TableError
 from doublecorner.kernel.egtb_index import BINOMIAL, flip_board, rank_position
 
 CACHED_BLOCKS = 8  # solved blocks kept per table set: a game stays in one for many moves
+
+
+class DtzTables(TableArrays, Protocol):
+    """What a DTZ probe reads of the loaded tables (:class:`~doublecorner.egtb.probe.Tables`,
+    which makes the prober and so is not imported here)."""
+
+    def has(self, material: Material) -> bool: ...
+
+    def dtc_array(self, material: Material) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,7 @@ def block_bounds(material: Material, black: int, white: int, kings: int) -> tupl
     return rank - rank % size, size
 
 
-def solve_block(tables: Tables, black: int, white: int, kings: int) -> Block:
+def solve_block(tables: DtzTables, black: int, white: int, kings: int) -> Block:
     """Solve the block of a Black-to-move placement for its DTZ, and check it.
 
     :raises TableError: the slice, its mirror or a slice a move leaves into is
@@ -97,7 +106,7 @@ def solve_block(tables: Tables, black: int, white: int, kings: int) -> Block:
 class DtzProber:
     """The DTZ of positions, from the stored DTC or from solved blocks (a few kept)."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: DtzTables) -> None:
         self.tables = tables
         self._blocks: OrderedDict[tuple[Material, int], Block] = OrderedDict()
         self._lock = threading.Lock()  # engines of a match share one table set
