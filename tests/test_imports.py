@@ -8,7 +8,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).parent.parent / "src" / "doublecorner"
 # Jupyter display hooks draw with svg lazily; the one accepted way back up.
 DISPLAY_HOOKS = {"_repr_svg_", "_repr_html_", "_repr_png_"}
-# Circles that issue 15 names and that lie in code owned elsewhere for now; each is to go.
+# The one circle issue 15 names that is still there: breaking it changes engine/search.py,
+# owned elsewhere for now. (egtb build/probe/dtz and pdn game/writer are broken.)
 KNOWN_CIRCLES = {
     frozenset({"doublecorner.engine.search", "doublecorner.warmup"}),
 }
@@ -81,6 +82,11 @@ def test_no_new_import_circle() -> None:
     new = circles() - KNOWN_CIRCLES
     assert not new, "modules that import each other: " + "; ".join(
         " <-> ".join(sorted(group)) for group in new)
+
+
+def test_the_known_circles_are_still_there() -> None:
+    """A circle broken must leave the list, or the list would excuse its return."""
+    assert circles() >= KNOWN_CIRCLES
 
 
 def test_the_cli_s_engine_and_game_analysis_no_longer_import_each_other() -> None:
