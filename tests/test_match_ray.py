@@ -108,7 +108,7 @@ def test_without_ray_the_command_says_what_to_install(
     monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
     assert main(["match", FIRST, SECOND, "--openings", "1", "--ray"]) == 2
     error = capsys.readouterr().err
-    assert error.count("\n") == 1 and "pip install 'doublecorner[ray]'" in error
+    assert error.count("\n") == 1 and "pip install '.[ray]'" in error
 
 
 def test_tables_adjudicate_on_ray_as_they_do_here(capsys: pytest.CaptureFixture[str],

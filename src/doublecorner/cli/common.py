@@ -157,7 +157,7 @@ def ray_address(arguments: argparse.Namespace) -> str | None:
     :raises UsageError: Ray is not installed.
     """
     if importlib.util.find_spec("ray") is None:
-        raise UsageError("--ray needs Ray: pip install 'doublecorner[ray]'")
+        raise UsageError("--ray needs Ray: pip install '.[ray]' in doublecorner's folder")
     return None if arguments.ray == LOCAL_RAY else str(arguments.ray)
 
 

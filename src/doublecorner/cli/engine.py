@@ -55,7 +55,7 @@ def add_parsers(commands: Any) -> None:
                               "'auto' for the cluster this machine belongs to, or "
                               "ray://HOST:10001 from outside it; every node needs doublecorner "
                               "installed (and the --egtb tables in the same folder). Needs pip "
-                              "install 'doublecorner[ray]'")
+                              "install '.[ray]' in doublecorner's folder")
     analyse.set_defaults(run=_analyse)
 
     bestmove = commands.add_parser("bestmove", help="print only the engine's move")
