@@ -20,6 +20,7 @@ from doublecorner.cli import main
 from doublecorner.cli.play import PlaySession
 from doublecorner.engine import Engine, Limit, SearchResult
 from doublecorner.engine.levels import Strength
+from doublecorner.errors import BookError
 from doublecorner.protocol import EngineServer, GoCommand, SimpleEngineClient
 from doublecorner.protocol.messages import parse_info
 
@@ -267,3 +268,31 @@ def test_the_web_engine_plays_its_game_moves_from_the_book(tmp_path: Path) -> No
                             headers=headers)
         assert moved.status_code == 200, moved.text
         assert moved.json()["engine_reply"]["book"] is False  # out of book: searched
+
+
+def test_a_match_player_plays_from_a_book_named_in_its_spec(book_file: Path) -> None:
+    from doublecorner.match import parse_player
+
+    player = parse_player(f"engine:depth=1,book={book_file}", default_limit=Limit(depth=1),
+                          movetime=0.1)
+    assert "book small.book" in player.name
+    player.new_game()
+    assert player.choose(Board()) == Move(10, 14)  # the only move of weight above 0
+    with pytest.raises(BookError, match="nonexistent"):
+        parse_player("engine:book=/nonexistent/x.book", default_limit=Limit(depth=1),
+                     movetime=0.1)
+
+
+def test_each_new_game_draws_book_moves_from_the_seed_again() -> None:
+    rows = [(Board(), Move(10, 14), 1), (Board(), Move(11, 15), 1), (Board(), Move(9, 13), 1)]
+    book = Book(np.array([(board.zobrist_key(), move_code(move), weight, NO_SCORE, 0, 0, 0)
+                          for board, move, weight in rows], ENTRY), {"note": "test"})
+    engine = Engine(hash_mb=1, book=book, book_seed=3)
+
+    def first_moves() -> list[Move | None]:
+        engine.new_game()
+        return [engine.search(Board().position(), Limit(depth=1)).move for _ in range(8)]
+
+    drawn = first_moves()
+    assert len(set(drawn)) > 1  # drawn by weight, not always the same move
+    assert first_moves() == drawn

@@ -152,6 +152,7 @@ class Engine:
         self.weights = weights or Weights.default()
         self.tables = tables
         self.book = book
+        self._book_seed = book_seed
         self._book_random = random.Random(book_seed)
         self._table_arrays = tables.arrays() if tables is not None else (
             np.full(1, -1, np.int64), np.zeros(1, np.uint8))
@@ -174,7 +175,12 @@ class Engine:
         return self._table.megabytes
 
     def new_game(self) -> None:
-        """Forget what earlier searches learnt (the table, history and killers)."""
+        """Forget what earlier searches learnt (the table, history and killers).
+
+        The book's draws start again from ``book_seed``, so that with a seed a
+        game's book moves do not depend on the games played before it.
+        """
+        self._book_random = random.Random(self._book_seed)
         self._table.clear()
         self._history.fill(0)
         self._killers.fill(0)

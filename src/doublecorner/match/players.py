@@ -3,7 +3,8 @@
 A player is anything with a ``name``, ``new_game()``, ``choose(board)`` and
 ``close()``. :func:`parse_player` builds one from a command-line spec such as
 ``engine:time=0.1``, ``engine:depth=8,hash=32``, ``engine:eval=linear``,
-``engine:weights=PATH`` (a network file; implies ``eval=nn``), ``random:seed=7``,
+``engine:weights=PATH`` (a network file; implies ``eval=nn``),
+``engine:book=PATH`` (an opening book, drawn from with seed 0 each game), ``random:seed=7``,
 ``pydraughts:python=PATH`` or ``openspiel:python=PATH``. The last two run
 the peer programs in ``peer_workers/`` with the given interpreter (the peers
 are not dependencies of this package: each lives in its own environment).
@@ -47,13 +48,23 @@ class EnginePlayer:
     """The built-in engine under a fixed limit per move."""
 
     def __init__(self, limit: Limit, *, hash_mb: int = 64, name: str | None = None,
-                 evaluation: str = DEFAULT_EVALUATION, network: str | None = None) -> None:
+                 evaluation: str = DEFAULT_EVALUATION, network: str | None = None,
+                 book: str | None = None) -> None:
         self.limit = limit
-        self.engine = Engine(hash_mb=hash_mb, evaluation=evaluation, network=network)
-        # The evaluation is named: a match between two of these must tell them apart.
+        opened = None
+        if book is not None:
+            from doublecorner.book import Book
+
+            opened = Book.open(book)
+        self.engine = Engine(hash_mb=hash_mb, evaluation=evaluation, network=network,
+                             book=opened, book_seed=0)
+        # The evaluation and book are named: a match between two of these must tell
+        # them apart.
         described = f"{_describe(limit)}, {evaluation}"
         if network is not None:
             described += f" {Path(network).name}"
+        if book is not None:
+            described += f", book {Path(book).name}"
         self.name = name or f"doublecorner({described})"
         self.nodes = 0
         self.seconds = 0.0
@@ -147,6 +158,7 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float,
         hash_mb = _whole(spec, options.pop("hash", "64"))
         name = options.pop("name", None)
         network = options.pop("weights", None)
+        book = options.pop("book", None)
         evaluation = options.pop("eval", "nn" if network is not None else DEFAULT_EVALUATION)
         if evaluation not in EVALUATIONS:
             raise EngineError(f"player {spec!r}: eval is {' or '.join(EVALUATIONS)}, "
@@ -155,7 +167,7 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float,
             raise EngineError(f"player {spec!r}: weights= goes with eval=nn")
         _no_more(spec, options)
         return EnginePlayer(limit, hash_mb=hash_mb, name=name, evaluation=evaluation,
-                            network=network)
+                            network=network, book=book)
     if kind == "random":
         seed = _whole(spec, options.pop("seed", "0"))
         _no_more(spec, options)
