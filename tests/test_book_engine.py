@@ -21,8 +21,9 @@ from doublecorner.cli.play import PlaySession
 from doublecorner.engine import Engine, Limit, SearchResult
 from doublecorner.engine.levels import Strength
 from doublecorner.errors import BookError
-from doublecorner.protocol import EngineServer, GoCommand, SimpleEngineClient
+from doublecorner.protocol import GoCommand, SimpleEngineClient
 from doublecorner.protocol.messages import parse_info
+from tests.test_protocol import Lines
 
 ENGINE = [sys.executable, "-m", "doublecorner", "engine"]
 
@@ -175,25 +176,6 @@ def test_play_says_the_engine_s_move_is_from_the_book() -> None:
 
 
 # -- the protocol ---------------------------------------------------------------------
-
-
-class Lines:
-    def __init__(self) -> None:
-        self.out = io.StringIO()
-        self.server = EngineServer(self.out)
-
-    def send(self, *commands: str) -> list[str]:
-        start = len(self.out.getvalue())
-        for command in commands:
-            assert self.server.handle(command)
-        return self.out.getvalue()[start:].splitlines()
-
-    def search(self, command: str) -> list[str]:
-        start = len(self.out.getvalue())
-        self.server.handle(command)
-        assert self.server._search is not None
-        self.server._search.join(60)
-        return self.out.getvalue()[start:].splitlines()
 
 
 def test_dcp_declares_ownbook_and_bookfile() -> None:
