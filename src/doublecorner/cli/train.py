@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from doublecorner.cli.common import (
+    EXIT_FAILURE,
     EXIT_OK,
     LOCAL_RAY,
     ProgressBar,
@@ -23,11 +24,13 @@ from doublecorner.cli.common import (
 from doublecorner.cli.streams import check_directory_option, check_output_file
 from doublecorner.errors import EngineError
 
+FAULTS_SHOWN = 10  # faulty games an export names on stderr; its summary counts them all
+
 
 def add_parsers(commands: Any) -> None:
-    """Register ``train selfplay``, ``train fit`` and ``train info``."""
+    """Register ``train selfplay``, ``train fit``, ``train info`` and ``train export``."""
     train = commands.add_parser(
-        "train", help="train the neural evaluation: self-play, fit, info",
+        "train", help="train the neural evaluation: self-play, fit, info, export",
         description="The pipeline that made the shipped network: play games with the engine, "
                     "fit the network to their positions, and export the weights file. "
                     "Generation k+1 fits the games played by generation k.")
@@ -95,6 +98,19 @@ def add_parsers(commands: Any) -> None:
                       help="record a fact in the provenance (say, the match that accepted "
                            "the network) and rewrite the file")
     info.set_defaults(run=_info)
+
+    export = actions.add_parser(
+        "export", help="write self-play games as PDN, for 'db import' and opening books",
+        description="Each game's moves are rebuilt from its positions; it starts from the "
+                    "position after its ballot and random plies (a FEN tag) and its last "
+                    "move, not stored, is left out. A game whose positions stop chaining is "
+                    "written up to the gap and counted as faulty (exit status 1).")
+    export.add_argument("data", type=Path, nargs="+", metavar="DIR", help="folders of shards")
+    export.add_argument("--pdn", type=Path, required=True, metavar="FILE",
+                        help="the PDN file to write")
+    export.add_argument("--limit", type=positive_int, metavar="N",
+                        help="stop after N games")
+    export.set_defaults(run=_export)
 
 
 def _share(text: str) -> float:
@@ -223,3 +239,48 @@ def _info(arguments: argparse.Namespace) -> int:
             raise EngineError(f"cannot write {arguments.network}: {error}") from None
     print(json.dumps(network.provenance, indent=1, sort_keys=True))
     return EXIT_OK
+
+
+def _export(arguments: argparse.Namespace) -> int:
+    from doublecorner.train.export import SelfPlayGame, export_pdn
+    from doublecorner.train.selfplay import shard_paths
+
+    paths = []
+    for directory in arguments.data:
+        if not directory.is_dir():
+            raise UsageError(f"{directory}: no such folder of shards")
+        found = shard_paths(directory)
+        if not found:
+            raise UsageError(f"{directory}: no self-play shards in it")
+        paths += found
+    check_output_file(arguments.pdn, "--pdn")
+    bar = ProgressBar("export")
+    faults: list[str] = []
+    games = 0
+
+    def on_game(index: int, game: SelfPlayGame) -> None:
+        nonlocal games
+        games += 1
+        if game.fault is not None and len(faults) < FAULTS_SHOWN:
+            faults.append(f"{paths[index]}: game {game.number}: {game.fault}")
+        # Shards are counted whole (the one being read is not done yet), or games up to --limit.
+        done, total = (index, len(paths)) if arguments.limit is None else (games,
+                                                                          arguments.limit)
+        bar(done, total, f"{games:,} game{'' if games == 1 else 's'}")
+
+    started = time.monotonic()
+    try:
+        with open(arguments.pdn, "w", encoding="utf-8") as stream:
+            report = export_pdn(paths, stream, limit=arguments.limit, on_game=on_game)
+        if games != arguments.limit:  # else the bar has just shown the end
+            bar(1, 1, f"{games:,} game{'' if games == 1 else 's'}")
+    finally:
+        bar.close()
+    seconds = time.monotonic() - started
+    for line in faults:
+        print(line, file=sys.stderr)
+    if report.faulty > len(faults):
+        print(f"... and {report.faulty - len(faults):,} more faulty games", file=sys.stderr)
+    print(f"{report.written:,} games written to {arguments.pdn} ({report.faulty:,} faulty); "
+          f"{report.games / max(seconds, 1e-9):,.0f} games/s ({seconds:.1f} s)")
+    return EXIT_FAILURE if report.faulty else EXIT_OK
