@@ -70,6 +70,7 @@ BASES: dict[str, list[str]] = {
     "train selfplay": ["--out", "{garbage}", "--games", "1", "--nodes", "20"],
     "train fit": ["{missing}", "--out", "{tmp}/net.dcnn"],
     "train info": ["{missing}"],
+    "train export": ["{folder}", "--pdn", "{tmp}/x.pdn"],
     "db import": ["{pdn}", "--db", "{tmp}/games.sqlite3"],
     "db explore": ["--db", "{tmp}/games.sqlite3"],
     "db search": ["--db", "{tmp}/games.sqlite3"],
