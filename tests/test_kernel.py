@@ -85,7 +85,7 @@ def test_kernel_gives_identical_results_without_numba() -> None:
 _CACHE_SCRIPT = """
 import importlib, json
 from doublecorner import Board
-from doublecorner.warmup import ensure_engine_compiled
+from doublecorner.engine.search import ensure_engine_compiled
 Board()  # loads or compiles every kernel function of the rules
 ensure_engine_compiled()  # and of the engine
 stats = {}

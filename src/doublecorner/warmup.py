@@ -28,18 +28,11 @@ def ensure_compiled() -> None:
     _load_announced("the move generator", _touch_every_kernel_function)
 
 
-@functools.cache
-def ensure_engine_compiled() -> None:
-    """Compile or load the engine's evaluation and search once per process."""
-    ensure_compiled()
-    _load_announced("the engine", _touch_engine_functions)
-
-
 def load_announced(what: str, load: Callable[[], None]) -> None:
     """Run ``load`` (compiling or loading ``what``), logging a notice if it takes a while.
 
-    For kernel functions outside the rules and the engine, such as the batched
-    environments', which their own package loads on first use.
+    For kernel functions outside the rules, such as the engine's and the
+    batched environments', which their own packages load on first use.
     """
     _load_announced(what, load)
 
@@ -82,22 +75,3 @@ def _touch_every_kernel_function() -> None:
     # What Board calls for its legal moves: rows with a reply count, as Board passes them.
     generate_with_reply_counts(black, white, 0, turn,
                                np.empty((64, REPLY_COUNT_FIELD + 1), np.int64))
-
-
-def _touch_engine_functions() -> None:
-    import numpy as np
-
-    from doublecorner import kernel
-    from doublecorner.engine.search import Engine
-    from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluation_features
-    from doublecorner.kernel.network import HIDDEN, Q_PARAMETERS, SCRATCH, evaluate_position
-
-    evaluation_features(0x1, 0x10000000, 0, 0, np.zeros(FEATURE_COUNT, np.float64))
-    evaluate_position(0x1, 0x10000000, 0, 0, np.zeros(Q_PARAMETERS, np.float32),
-                      np.zeros((1, 2, HIDDEN), np.float32), np.zeros(SCRATCH, np.float32))
-    # One shallow iteration compiles search_window with the engine's own arrays (the
-    # evaluation is chosen at run time, so either engine compiles both).
-    black, white = 0x1, 0x10000000
-    engine = Engine(hash_mb=1, evaluation="linear")
-    engine._iterate(black, white, 0, 0, kernel.zobrist_key(black, white, 0, 0), 0,
-                    np.zeros(0, np.int64), 2, 0)

@@ -11,6 +11,7 @@ thread can raise its stop flag on time.
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
 import time
@@ -29,7 +30,7 @@ from doublecorner.engine.timeman import budget
 from doublecorner.engine.tt import TranspositionTable
 from doublecorner.engine.weights import Weights
 from doublecorner.errors import EngineError, TableError
-from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluate
+from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluate, evaluation_features
 from doublecorner.kernel.hashing import zobrist_key
 from doublecorner.kernel.movegen import count_moves, generate_moves
 from doublecorner.kernel.network import HIDDEN, Q_PARAMETERS, SCRATCH, evaluate_position
@@ -71,7 +72,7 @@ from doublecorner.kernel.search import (
 )
 from doublecorner.move import Move
 from doublecorner.position import Position
-from doublecorner.warmup import ensure_engine_compiled
+from doublecorner.warmup import ensure_compiled, load_announced
 
 if TYPE_CHECKING:
     from doublecorner.book.reader import Book
@@ -414,3 +415,27 @@ class Engine:
                     or (deadline is not None and time.monotonic() >= deadline)):
                 self._control[C_STOP] = 1
                 return
+
+
+@functools.cache
+def ensure_engine_compiled() -> None:
+    """Compile or load the engine's evaluations and search once per process.
+
+    Here, beside the engine, and not in ``doublecorner.warmup``: compiling the
+    search takes an :class:`Engine`, so the rules' warm-up module would have to
+    import this one, which needs it first.
+    """
+    ensure_compiled()
+    load_announced("the engine", _touch_engine_functions)
+
+
+def _touch_engine_functions() -> None:
+    black, white = 0x1, 0x10000000
+    evaluation_features(black, white, 0, 0, np.zeros(FEATURE_COUNT, np.float64))
+    evaluate_position(black, white, 0, 0, np.zeros(Q_PARAMETERS, np.float32),
+                      np.zeros((1, 2, HIDDEN), np.float32), np.zeros(SCRATCH, np.float32))
+    # One shallow iteration compiles search_window with the engine's own arrays (the
+    # evaluation is chosen at run time, so either engine compiles both).
+    engine = Engine(hash_mb=1, evaluation="linear")
+    engine._iterate(black, white, 0, 0, zobrist_key(black, white, 0, 0), 0,
+                    np.zeros(0, np.int64), 2, 0)

@@ -16,7 +16,7 @@ from doublecorner import __version__
 from doublecorner.board import Board
 from doublecorner.book.reader import Book
 from doublecorner.engine import Engine, SearchResult
-from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
+from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS, ensure_engine_compiled
 from doublecorner.engine.tt import MAX_MEGABYTES, MIN_MEGABYTES
 from doublecorner.errors import DraughtsError, quoted
 from doublecorner.protocol.messages import (
@@ -26,7 +26,6 @@ from doublecorner.protocol.messages import (
     parse_go,
     parse_position,
 )
-from doublecorner.warmup import ensure_engine_compiled
 
 NAME = f"doublecorner {__version__}"
 AUTHOR = "the doublecorner developers"

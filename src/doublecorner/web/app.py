@@ -40,9 +40,9 @@ from starlette.exceptions import HTTPException
 from doublecorner import __version__
 from doublecorner.book.reader import Book
 from doublecorner.egtb import Tables
+from doublecorner.engine.search import ensure_engine_compiled
 from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.fen import STARTING_FEN
-from doublecorner.warmup import ensure_engine_compiled
 from doublecorner.web.analysis_ws import AnalysisLimits, AnalysisSession
 from doublecorner.web.auth import acting_seat, caller_tokens, viewing_seat
 from doublecorner.web.body_limit import BodyLimitMiddleware
