@@ -25,6 +25,7 @@ from doublecorner.cli.common import (
     ProgressBar,
     UsageError,
     add_evaluation_options,
+    counted,
     evaluation_from_arguments,
     positive_float,
     positive_int,
@@ -152,7 +153,7 @@ def _build(arguments: argparse.Namespace) -> int:
 
     def progress(step: BuildProgress) -> None:
         bar(step.ply, step.max_plies, f"ply {step.ply + 1}: "
-            f"{_counted(step.positions, 'position')}, {_counted(step.entries, 'move')}")
+            f"{counted(step.positions, 'position')}, {counted(step.entries, 'move')}")
 
     try:
         with GameDatabase(arguments.db) as database:
@@ -163,14 +164,11 @@ def _build(arguments: argparse.Namespace) -> int:
     finally:
         bar.close()
     book.write(arguments.out)
-    print(f"{arguments.out}: {_counted(len(book), 'move')} in "
-          f"{_counted(book.positions, 'position')} from {_counted(games, 'game')} "
+    print(f"{arguments.out}: {counted(len(book), 'move')} in "
+          f"{counted(book.positions, 'position')} from {counted(games, 'game')} "
           f"(at least {arguments.min_games} a move, up to {arguments.max_plies} plies)")
     return EXIT_OK
 
-
-def _counted(count: int, noun: str, plural: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 def open_book(path: Path, option: str = "--book") -> Book:
@@ -200,9 +198,9 @@ def _show(arguments: argparse.Namespace) -> int:
         print(json.dumps({"fen": board.fen(), "moves": [_entry_json(entry, entries)
                                                          for entry in entries]}))
         return EXIT_OK
-    print(f"{board.fen()}  {_counted(len(entries), 'book move')} "
-          f"(the book: {_counted(len(book), 'move')} in "
-          f"{_counted(book.positions, 'position')})")
+    print(f"{board.fen()}  {counted(len(entries), 'book move')} "
+          f"(the book: {counted(len(book), 'move')} in "
+          f"{counted(book.positions, 'position')})")
     if entries:
         print(f"{'move':<12}{'weight':>8}{'share':>8}{'games':>8}{'wins':>7}{'draws':>7}"
               f"{'losses':>7}{'score':>7}")
@@ -244,8 +242,8 @@ def _deepen(arguments: argparse.Namespace) -> int:
     bar = ProgressBar("book deepen")
 
     def progress(step: DeepenProgress) -> None:
-        bar(step.expanded, step.positions, f"{_counted(step.searches, 'search', 'searches')}, "
-            f"{_counted(step.leaves, 'leaf', 'leaves')}")
+        bar(step.expanded, step.positions, f"{counted(step.searches, 'search', 'searches')}, "
+            f"{counted(step.leaves, 'leaf', 'leaves')}")
 
     stop = threading.Event()
     results: list[Book] = []
@@ -280,8 +278,8 @@ def _deepen(arguments: argparse.Namespace) -> int:
     deepened = results[0]
     deepened.write(arguments.out)
     step = deepened.provenance["steps"][-1]
-    print(f"{arguments.out}: {_counted(len(deepened), 'move')} in "
-          f"{_counted(deepened.positions, 'position')}; "
-          f"{_counted(step['positions_expanded'], 'position')} expanded with "
-          f"{_counted(step['searches'], 'search', 'searches')}")
+    print(f"{arguments.out}: {counted(len(deepened), 'move')} in "
+          f"{counted(deepened.positions, 'position')}; "
+          f"{counted(step['positions_expanded'], 'position')} expanded with "
+          f"{counted(step['searches'], 'search', 'searches')}")
     return EXIT_FAILURE if stop.is_set() else EXIT_OK

@@ -100,6 +100,18 @@ positive_int = whole_number(1, None, "expected a whole number of at least 1, not
 """An argparse type: a whole number of at least 1."""
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and its noun, for people: thousands separated, the plural where due.
+
+    Lines that programs read (the protocol's and analyse's ``info``-like lines,
+    perft counts) print bare digits instead.
+
+    >>> counted(1, "game"), counted(12345, "game"), counted(2, "leaf", "leaves")
+    ('1 game', '12,345 games', '2 leaves')
+    """
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
 def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
     """``--eval nn|linear`` and ``--network FILE``: which evaluation the engine runs."""
     parser.add_argument("--eval", choices=EVALUATIONS, default=DEFAULT_EVALUATION,

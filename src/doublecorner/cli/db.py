@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from doublecorner.board import Board
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, ProgressBar, UsageError, positive_int
+from doublecorner.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    ProgressBar,
+    UsageError,
+    counted,
+    positive_int,
+)
 from doublecorner.color import Color
 from doublecorner.db import (
     Exploration,
@@ -121,7 +128,7 @@ def _import(arguments: argparse.Namespace) -> int:
     bar = ProgressBar("db import")
 
     def progress(step: ImportProgress) -> None:
-        bar(step.bytes_read, step.bytes_total, f"{step.games} games")
+        bar(step.bytes_read, step.bytes_total, counted(step.games, "game"))
 
     is_closed = False
     try:
@@ -148,15 +155,12 @@ def _summary_line(summary: ImportSummary) -> str:
     >>> _summary_line(ImportSummary(imported=3, faulty=1, duplicates=1, files_done=1))
     '3 games imported (1 up to a fault), 1 duplicate, 0 skipped; 1 file imported before'
     """
-    line = (f"{_counted(summary.imported, 'game')} imported ({summary.faulty} up to a fault), "
-            f"{_counted(summary.duplicates, 'duplicate')}, {summary.skipped} skipped")
+    line = (f"{counted(summary.imported, 'game')} imported ({summary.faulty:,} up to a fault), "
+            f"{counted(summary.duplicates, 'duplicate')}, {summary.skipped:,} skipped")
     if summary.files_done:
-        line += f"; {_counted(summary.files_done, 'file')} imported before"
+        line += f"; {counted(summary.files_done, 'file')} imported before"
     return line
 
-
-def _counted(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 # -- explore -------------------------------------------------------------------------------
@@ -180,7 +184,7 @@ def _explore(arguments: argparse.Namespace) -> int:
 
 
 def _print_exploration(found: Exploration, turn: Color) -> None:
-    print(f"{found.fen}  {_counted(found.games, 'game')}")
+    print(f"{found.fen}  {counted(found.games, 'game')}")
     if found.moves:
         side = "Black" if turn is Color.BLACK else "White"
         print(f"{'move':<12}{'games':>8}{'Black':>8}{'draws':>8}{'White':>8}  score ({side})")
@@ -214,7 +218,7 @@ def _search(arguments: argparse.Namespace) -> int:
     else:
         for game in games:
             print(_game_line(game))
-        print(_counted(len(games), "game"), file=sys.stderr)
+        print(counted(len(games), "game"), file=sys.stderr)
     return EXIT_OK
 
 

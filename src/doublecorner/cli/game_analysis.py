@@ -22,6 +22,7 @@ from doublecorner.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     UsageError,
+    counted,
     evaluation_from_arguments,
     ray_address,
 )
@@ -82,10 +83,10 @@ def summary_line(analyses: list[MoveAnalysis]) -> str:
     plies = len(analyses)
     sides = []
     for side, kinds in summary(analyses).items():
-        found = [f"{count} {kind if count == 1 else _PLURALS[kind]}"
+        found = [counted(count, kind, _PLURALS[kind])
                  for kind, count in kinds.items() if count]
         sides.append(f"{side}: {', '.join(found) or 'none'}")
-    return (f"{plies} {'ply' if plies == 1 else 'plies'} analysed (scores for {SCORE_SIDE}); "
+    return (f"{counted(plies, 'ply', 'plies')} analysed (scores for {SCORE_SIDE}); "
             + "; ".join(sides))
 
 

@@ -13,7 +13,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, TextIO
 
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, positive_int
+from doublecorner.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    UsageError,
+    counted,
+    positive_int,
+)
 from doublecorner.errors import DraughtsError, PdnError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.match import three_move_deck
@@ -122,7 +128,7 @@ def _check(arguments: argparse.Namespace) -> int:
     if arguments.json:
         print(json.dumps({"files": files, "games": games, "failed": failed, "faults": faults}))
     else:
-        print(f"{_counted(files, 'file')}, {_counted(games, 'game')}: {games - failed} good, "
+        print(f"{counted(files, 'file')}, {counted(games, 'game')}: {games - failed} good, "
               f"{failed} with faults")
     return EXIT_FAILURE if failed else EXIT_OK
 
@@ -197,25 +203,22 @@ def _stats(arguments: argparse.Namespace) -> int:
 
 def _print_summary(out: TextIO, summary: Summary, lengths: dict[str, float],
                    openings: list[dict[str, Any]]) -> None:
-    out.write(f"games     {summary.games} ({summary.with_faults} with faults)\n")
+    out.write(f"games     {summary.games:,} ({summary.with_faults:,} with faults)\n")
     known = [result for result in RESULT_NAMES if summary.results[result]]
     others = sorted(set(summary.results) - set(RESULT_NAMES))
-    results = [f"{result} ({RESULT_NAMES[result]}) {summary.results[result]}" for result in known]
-    results += [f"{result} {summary.results[result]}" for result in others]
+    results = [f"{result} ({RESULT_NAMES[result]}) {summary.results[result]:,}" for result in known]
+    results += [f"{result} {summary.results[result]:,}" for result in others]
     out.write(f"results   {', '.join(results) or '-'}\n")
     if lengths:
         out.write(f"plies     min {lengths['min']}, median {lengths['median']:g}, "
                   f"mean {lengths['mean']:g}, max {lengths['max']}\n")
-    out.write(f"openings  {_counted(len(summary.ballots), 'ballot')} of the three-move deck "
-              f"seen, {_counted(summary.other_openings, 'other opening')}, "
+    out.write(f"openings  {counted(len(summary.ballots), 'ballot')} of the three-move deck "
+              f"seen, {counted(summary.other_openings, 'other opening')}, "
               f"{summary.set_up} from set-up positions\n")
     for opening in openings:
         out.write(f"  ballot {opening['ballot']:>3}  {opening['moves']:<18} "
-                  f"{_counted(opening['games'], 'game')}\n")
+                  f"{counted(opening['games'], 'game')}\n")
 
-
-def _counted(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 # -- convert -----------------------------------------------------------------------------
@@ -243,7 +246,7 @@ def _convert(arguments: argparse.Namespace) -> int:
                 continue
             out.write(("\n" if written else "") + text)
             written += 1
-    print(f"{_counted(written, 'game')} written, {faulty} with faults", file=sys.stderr)
+    print(f"{counted(written, 'game')} written, {faulty:,} with faults", file=sys.stderr)
     return EXIT_FAILURE if faulty else EXIT_OK
 
 
