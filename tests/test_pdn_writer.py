@@ -153,3 +153,11 @@ def test_the_exporter_writes_straight_from_the_reader() -> None:
         reader = PdnReader(handle)
         streamed = [reader.read_game(StringExporter()) for _ in games]
     assert streamed == [str(game) for game in games]
+
+
+def test_a_result_tag_with_spaces_round_it_writes_the_result_it_names() -> None:
+    """The reader forgives '[Result " 1-0"]' (it compares the tag stripped), so the writer must."""
+    game = read_game(io.StringIO('[Result " 1-0"]\n\n1. 11-15 23-19 1-0\n'), strict=True)
+    text = str(game)
+    assert text.rstrip().endswith("1-0")
+    assert read_game(io.StringIO(text), strict=True).headers["Result"] == " 1-0"

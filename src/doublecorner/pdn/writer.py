@@ -148,7 +148,9 @@ class StringExporter(Visitor[str]):
         self._needs_number = True
 
     def visit_result(self, result: str) -> None:
-        # A Result tag of any other text still ends the moves with a result a reader knows.
+        # A Result tag of any other text still ends the moves with a result a reader knows;
+        # spaces round it are the reader's to forgive (it compares the tag stripped).
+        result = result.strip()
         self._result = result if result in RESULTS or result in TWO_POINT_RESULTS else "*"
 
     def end_game(self) -> None:
