@@ -8,17 +8,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from doublecorner import Position
 from doublecorner.cli import main
+from doublecorner.egtb import Tables
 from doublecorner.engine import Engine
 from doublecorner.engine.network import Network
-from doublecorner.errors import EngineError
+from doublecorner.errors import EngineError, TableError
 from doublecorner.kernel import network as layout
 from doublecorner.kernel.network import PARAMETERS
 from doublecorner.train.dataset import (
+    DISTANCE_CAP,
     build_dataset,
     from_mover,
     reverse_bits,
     split_by_game,
+    table_distances,
     targets,
 )
 from doublecorner.train.fit import (
@@ -91,7 +95,7 @@ def test_a_later_first_game_plays_the_same_numbered_games(shards: Path, tmp_path
 
 
 def test_targets_blend_result_and_score_and_trust_the_tables() -> None:
-    columns = {
+    columns: dict[str, np.ndarray] = {
         "turn": np.array([0, 1, 0, 0], np.uint8),
         "result": np.array([1, 1, -1, 0], np.int8),
         "score": np.array([0, 0, 400, 30000], np.int32),
@@ -102,6 +106,44 @@ def test_targets_blend_result_and_score_and_trust_the_tables() -> None:
     assert got[1] == pytest.approx(0.5 * 0 + 0.5 * 0.5)  # Black won, White to move
     assert got[2] == pytest.approx(0.5 * 0 + 0.5 / (1 + np.exp(-400 / 200)))
     assert got[3] == pytest.approx(0.5)  # the tables say draw, whatever the rest says
+
+
+def _table_columns(fens: list[str], table: list[int]) -> dict[str, np.ndarray]:
+    """Shard columns of these positions, labelled ``table`` (drawn games, score 0)."""
+    positions = [Position.from_fen(fen) for fen in fens]
+    return {
+        "black": np.array([position.black for position in positions], np.uint32),
+        "white": np.array([position.white for position in positions], np.uint32),
+        "kings": np.array([position.kings for position in positions], np.uint32),
+        "turn": np.array([int(position.turn) for position in positions], np.uint8),
+        "result": np.zeros(len(fens), np.int8),
+        "score": np.zeros(len(fens), np.int32),
+        "table": np.array(table, np.int8),
+    }
+
+
+def test_table_targets_prefer_the_shorter_win(egtb4: Tables) -> None:
+    fens = ["B:W18:BK14", "W:WK1,K3:BK30", "B:WK1,K3:BK30", "B:WK1:BK32", "B:W9,10,11:B1"]
+    positions = [Position.from_fen(fen) for fen in fens]
+    # won, won, lost, drawn, not labelled
+    columns = _table_columns(fens, [1, 1, -1, 0, UNKNOWN])
+    distances = table_distances(columns, egtb4)
+    assert distances[0] == 1  # the king takes the last man
+    assert distances.tolist() == [1, egtb4.dtc(positions[1]), egtb4.dtc(positions[2]), 0, 0]
+    assert min(distances[1:3]) > 0
+    step = 0.001
+    got = targets(columns, result_weight=0.5, distances=distances, distance_step=step)
+    assert got[0] == pytest.approx(1 - step)
+    assert got[1] == pytest.approx(1 - step * min(int(distances[1]), DISTANCE_CAP))
+    assert got[2] == pytest.approx(step * min(int(distances[2]), DISTANCE_CAP))
+    assert got[3] == pytest.approx(0.5)
+    assert got[4] == pytest.approx(0.5)  # the blend: a drawn game, score 0
+    far = targets(columns, result_weight=0.5, distances=np.full(5, 1000), distance_step=step)
+    assert far[1] == pytest.approx(1 - step * DISTANCE_CAP)  # counted up to the cap
+    plain = targets(columns, result_weight=0.5)
+    assert plain[:3].tolist() == [1, 1, 0]
+    with pytest.raises(TableError, match="no table loaded"):  # five pieces: not in these tables
+        table_distances(_table_columns(["B:W18,19,20:BK14,K1"], [1]), egtb4)
 
 
 def test_positions_are_seen_from_the_mover() -> None:
@@ -147,16 +189,19 @@ def test_fitting_lowers_the_validation_loss(shards: Path) -> None:
     assert np.array_equal(result.parameters, again.parameters)  # seeded
 
 
-def test_the_cli_pipeline_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_pipeline_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                egtb4_dir: Path) -> None:
     data = tmp_path / "games"
     assert main(["train", "selfplay", "--out", str(data), "--games", "4",
                  "--games-per-shard", "2", "--nodes", "200", "--eval", "linear"]) == 0
     assert "2 shards played" in capsys.readouterr().out
     out = tmp_path / "net.dcnn"
     assert main(["train", "fit", str(data), "--out", str(out), "--epochs", "1",
-                 "--batch-size", "128", "--validation", "0.5"]) == 0
+                 "--batch-size", "128", "--validation", "0.5", "--distance-step", "0.001",
+                 "--egtb", str(egtb4_dir)]) == 0
     provenance = json.loads(capsys.readouterr().out.rsplit("wrote", 1)[0])
     assert provenance["generation"] == 1  # learnt from the linear evaluation's games
+    assert provenance["fit"]["distance_step"] == 0.001
     assert provenance["data"]["games"] == 4
     assert len(provenance["fit"]["epochs"]) == 2
     assert Engine(hash_mb=1, evaluation="nn", network=out).network is not None
@@ -184,6 +229,8 @@ def test_the_cli_pipeline_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[st
     (["train", "selfplay", "--out", "x", "--games", "2", "--eval", "linear", "--network",
       "n.dcnn"], "--network goes with --eval nn"),
     (["train", "fit", ".", "--out", "x.dcnn", "--result-weight", "2"], "from 0 to 1"),
+    (["train", "fit", ".", "--out", "x.dcnn", "--distance-step", "0.001"],
+     "--distance-step needs the endgame tables: add --egtb"),
     (["train", "selfplay", "--out", "x", "--games", "2", "--first-game", "-4"],
      "from 0 to 10**9, not -4"),
 ])

@@ -59,9 +59,7 @@ def add_parsers(commands: Any) -> None:
                           help="number the folder's games from G (its openings and random "
                                "plies follow the number; default: 0) so that a new "
                                "generation starts from other positions than the last")
-    selfplay.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
-                          help="endgame tables (up to 5 pieces) to play and label with "
-                               "(default folder if DIR is left out)")
+    _add_tables_option(selfplay, "endgame tables (up to 5 pieces) to play and label with")
     selfplay.add_argument("--jobs", type=positive_int, default=1, metavar="K",
                           help="processes playing side by side (default: 1)")
     selfplay.add_argument("--ray", nargs="?", const=LOCAL_RAY, default=None, metavar="ADDRESS",
@@ -90,6 +88,11 @@ def add_parsers(commands: Any) -> None:
                      help="share of the games held out (default: 0.05)")
     fit.add_argument("--seed", type=whole_number(0, None, "expected a seed of 0 or more, "
                                                           "not {value}"), default=1)
+    fit.add_argument("--distance-step", type=_share, default=0.0, metavar="S",
+                     help="lower a won table position's target by S per ply of its distance "
+                          "to conversion (up to 50 plies), raise a lost one's alike "
+                          "(default: 0); needs --egtb")
+    _add_tables_option(fit, "the endgame tables that give the distances")
     fit.set_defaults(run=_fit)
 
     info = actions.add_parser("info", help="print a weights file's provenance as JSON")
@@ -111,6 +114,23 @@ def add_parsers(commands: Any) -> None:
     export.add_argument("--limit", type=positive_int, metavar="N",
                         help="stop after N games")
     export.set_defaults(run=_export)
+
+
+def _add_tables_option(parser: argparse.ArgumentParser, purpose: str) -> None:
+    parser.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
+                        help=f"{purpose} (default folder if DIR is left out)")
+
+
+def _tables_folder(text: str | None) -> Path | None:
+    """The folder ``--egtb`` names (the default one for a bare ``--egtb``), or None."""
+    if text is None:
+        return None
+    from doublecorner.egtb import default_directory
+
+    folder = Path(text) if text else default_directory()
+    if not folder.is_dir():
+        raise UsageError(f"--egtb {folder}: no such folder")
+    return folder
 
 
 def _share(text: str) -> float:
@@ -138,13 +158,7 @@ def _selfplay(arguments: argparse.Namespace) -> int:
 
     evaluation_from_arguments(arguments)  # --network only with --eval nn
     check_directory_option(arguments.out, "--out")  # a file, or under a missing folder
-    egtb_dir = None
-    if arguments.egtb is not None:
-        from doublecorner.egtb import default_directory
-
-        egtb_dir = str(Path(arguments.egtb) if arguments.egtb else default_directory())
-        if not Path(egtb_dir).is_dir():
-            raise UsageError(f"--egtb {egtb_dir}: no such folder")
+    egtb_dir = _tables_folder(arguments.egtb)
     network, generation = None, 0
     if arguments.evaluation == "nn":
         from doublecorner.engine.network import load_network
@@ -157,7 +171,8 @@ def _selfplay(arguments: argparse.Namespace) -> int:
     config = SelfPlayConfig(nodes=arguments.nodes, evaluation=arguments.evaluation,
                             network=network, network_generation=generation,
                             random_plies=arguments.random_plies,
-                            egtb_dir=egtb_dir, games_per_shard=arguments.games_per_shard,
+                            egtb_dir=None if egtb_dir is None else str(egtb_dir),
+                            games_per_shard=arguments.games_per_shard,
                             first_game=arguments.first_game)
     bar = ProgressBar("selfplay")
     shards = -(-arguments.games // config.games_per_shard)
@@ -197,11 +212,15 @@ def _fit(arguments: argparse.Namespace) -> int:
         if not directory.is_dir():
             raise UsageError(f"{directory}: no such folder of shards")
     check_output_file(arguments.out, "--out")  # a folder, '', a missing folder: before the fit
+    egtb_dir = _tables_folder(arguments.egtb)
+    if arguments.distance_step > 0 and egtb_dir is None:
+        raise UsageError("--distance-step needs the endgame tables: add --egtb [DIR]")
     request = FitRequest(data=tuple(arguments.data), out=arguments.out, start=arguments.start,
                          result_weight=arguments.result_weight, epochs=arguments.epochs,
                          batch_size=arguments.batch_size, learning_rate=arguments.learning_rate,
                          patience=arguments.patience, validation=arguments.validation,
-                         seed=arguments.seed)
+                         seed=arguments.seed, distance_step=arguments.distance_step,
+                         egtb_dir=egtb_dir)
     bar = ProgressBar("fit")
 
     def on_batch(done: int, total: int) -> None:

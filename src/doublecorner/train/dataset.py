@@ -9,19 +9,33 @@ endgame tables hold the position, their value (exact); elsewhere
 ``result_weight`` times the game's result plus the rest times the search's
 score turned into an expectation by the evaluation's own scale
 (``sigmoid(score / SCORE_SCALE)``).
+
+With a ``distance_step``, a won table position's target is lowered by the
+step for each ply of its distance to conversion (DTC, at most
+:data:`DISTANCE_CAP`), and a lost one's raised alike: the tables' bare value
+scores every won ending the same, which leaves the search nothing to steer a
+long win by.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from doublecorner.color import Color
 from doublecorner.kernel.movegen import has_captures
 from doublecorner.kernel.network import INPUTS, SCORE_SCALE, bucket_of
 from doublecorner.kernel.scores import TABLE_BOUND
+from doublecorner.position import Position
 from doublecorner.train.selfplay import UNKNOWN
+
+if TYPE_CHECKING:
+    from doublecorner.egtb import Tables
+
+DISTANCE_CAP = 50  # plies to conversion counted in a table target, at most
 
 _BITS = np.arange(32, dtype=np.uint32)
 
@@ -120,8 +134,12 @@ def quiet_rows(black: np.ndarray, white: np.ndarray, kings: np.ndarray,
     return np.flatnonzero(quiet)
 
 
-def targets(columns: dict[str, np.ndarray], *, result_weight: float) -> np.ndarray:
-    """The expected result for the side to move of each row (see the module's text)."""
+def targets(columns: dict[str, np.ndarray], *, result_weight: float,
+            distances: np.ndarray | None = None, distance_step: float = 0.0) -> np.ndarray:
+    """The expected result for the side to move of each row (see the module's text).
+
+    ``distances`` holds each row's DTC (any value where the tables do not decide it).
+    """
     mover_result = np.where(columns["turn"] == 0, columns["result"], -columns["result"])
     result = (mover_result.astype(np.float32) + 1) / 2
     score = columns["score"].astype(np.float64)
@@ -129,18 +147,42 @@ def targets(columns: dict[str, np.ndarray], *, result_weight: float) -> np.ndarr
                            1 / (1 + np.exp(-np.clip(score, -5000, 5000) / SCORE_SCALE)))
     blended = result_weight * result + (1 - result_weight) * expectation
     table = columns["table"]
-    exact = (table.astype(np.float32) + 1) / 2
+    exact = (table.astype(np.float64) + 1) / 2
+    if distances is not None and distance_step > 0:
+        exact -= table * distance_step * np.minimum(distances, DISTANCE_CAP)
     return np.where(table != UNKNOWN, exact, blended).astype(np.float32)
 
 
-def build_dataset(columns: dict[str, np.ndarray], *, result_weight: float = 0.5) -> Dataset:
-    """The quiet positions of self-play columns, with their targets."""
+def table_distances(columns: dict[str, np.ndarray], tables: Tables) -> np.ndarray:
+    """Each row's DTC where the tables call it won or lost (0 elsewhere).
+
+    :raises TableError: a decided row the tables do not hold (others than labelled it).
+    """
+    distances = np.zeros(len(columns["table"]), np.int64)
+    for row in np.flatnonzero((columns["table"] == 1) | (columns["table"] == -1)):
+        distances[row] = tables.dtc(Position(int(columns["black"][row]),
+                                             int(columns["white"][row]),
+                                             int(columns["kings"][row]),
+                                             Color(int(columns["turn"][row]))))
+    return distances
+
+
+def build_dataset(columns: dict[str, np.ndarray], *, result_weight: float = 0.5,
+                  tables: Tables | None = None, distance_step: float = 0.0) -> Dataset:
+    """The quiet positions of self-play columns, with their targets.
+
+    ``tables`` are needed for a ``distance_step`` above 0.
+    """
     rows = quiet_rows(columns["black"], columns["white"], columns["kings"], columns["turn"])
     picked = {name: values[rows] for name, values in columns.items()}
     own, theirs, kings = from_mover(picked["black"], picked["white"], picked["kings"],
                                     picked["turn"])
+    distances = (table_distances(picked, tables)
+                 if tables is not None and distance_step > 0 else None)
     return Dataset(own, theirs, kings, piece_buckets(own, theirs),
-                   targets(picked, result_weight=result_weight), picked["game"].astype(np.int64))
+                   targets(picked, result_weight=result_weight, distances=distances,
+                           distance_step=distance_step),
+                   picked["game"].astype(np.int64))
 
 
 def split_by_game(dataset: Dataset, *, validation_share: float,

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from doublecorner.engine.network import Network, load_network
-from doublecorner.errors import EngineError
-from doublecorner.train.dataset import build_dataset, split_by_game
+from doublecorner.errors import EngineError, TableError
+from doublecorner.train.dataset import DISTANCE_CAP, build_dataset, split_by_game
 from doublecorner.train.fit import EpochReport, FitConfig, fit
-from doublecorner.train.selfplay import COLUMNS, read_shards, shard_paths
+from doublecorner.train.selfplay import COLUMNS, TABLE_PIECES, read_shards, shard_paths
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,6 +37,8 @@ class FitRequest:
     patience: int = 3
     validation: float = 0.05
     seed: int = 1
+    distance_step: float = 0.0
+    egtb_dir: Path | None = None  # the tables that give the distances (with a distance_step)
 
 
 def shard_configs(directory: Path) -> list[dict[str, Any]]:
@@ -89,7 +91,19 @@ def fit_network(request: FitRequest, *,
         offset = int(games[-1].max()) + 1 if len(games[-1]) else offset
     columns["game"] = np.concatenate(games)
     note(f"read {len(columns['black']):,} positions of {len(np.unique(columns['game'])):,} games")
-    dataset = build_dataset(columns, result_weight=request.result_weight)
+    tables = None
+    if request.distance_step > 0:
+        from doublecorner.egtb import load_tables
+
+        if request.egtb_dir is None:
+            raise EngineError("a distance step needs the endgame tables (egtb_dir)")
+        tables = load_tables(request.egtb_dir, max_pieces=TABLE_PIECES, lazy_dtc=True)
+    try:
+        dataset = build_dataset(columns, result_weight=request.result_weight, tables=tables,
+                                distance_step=request.distance_step)
+    except TableError as error:
+        raise EngineError(f"the tables in {request.egtb_dir} do not hold a position the "
+                          f"shards' tables labelled: {error}") from None
     training, validation = split_by_game(dataset, validation_share=request.validation,
                                          seed=request.seed)
     if len(training) == 0 or len(validation) == 0:
@@ -126,6 +140,8 @@ def fit_network(request: FitRequest, *,
         "fit": {
             "seed": request.seed,
             "result_weight": request.result_weight,
+            "distance_step": request.distance_step,
+            "distance_cap": DISTANCE_CAP,
             "start": request.start,
             "batch_size": request.batch_size,
             "learning_rate": request.learning_rate,
