@@ -21,8 +21,8 @@ Measured, on a fresh database in a temporary folder:
 
 * **import**: ``GameDatabase.import_files`` on the file, wall-clock, in games
   per second (PDN reading, replay and hashing included); beside it the
-  reading alone (the same reader and builder, nothing written), to tell the
-  reader's share from SQLite's;
+  reading alone (the same reader and builder on the file's first 100,000
+  games, nothing written), to tell the reader's share from SQLite's;
 * **bytes per game**: the database file after a WAL checkpoint, divided by
   the games stored;
 * **explore**: ``GameDatabase.explore`` (counts per move and the ten newest
@@ -46,7 +46,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from doublecorner import Board, Color, Move, Position
-from doublecorner.db import GameDatabase, ImportProgress
+from doublecorner.db import GameDatabase, GameDatabaseError, ImportProgress
 from doublecorner.db.records import IndexingBuilder
 from doublecorner.match import three_move_deck
 from doublecorner.pdn import PdnReader
@@ -57,6 +57,7 @@ SEED = 20261130
 MAX_PLIES = 150
 DEFAULT_GAMES = 10_000
 DEFAULT_QUERIES = 2_000
+READ_ALONE_GAMES = 100_000
 PLAYERS = 200
 EVENTS = 40
 RESULTS = {1: "1-0", 0: "1/2-1/2", -1: "0-1"}
@@ -204,36 +205,39 @@ def _moves_between(positions: list[Position]) -> list[Move]:
 
 
 def read_only(path: Path) -> tuple[int, float]:
-    """Games read with the importer's builder, nothing written: (games, seconds)."""
+    """The file's first games read with the importer's builder, nothing written.
+
+    Returns (games, seconds); ``READ_ALONE_GAMES`` at most are read, enough for a rate.
+    """
     started = time.perf_counter()
     count = 0
     with path.open("rb") as handle:
         reader = PdnReader(handle)
         builder = IndexingBuilder()
-        while reader.read_game(builder) is not None:
+        while count < READ_ALONE_GAMES and reader.read_game(builder) is not None:
             count += 1
     return count, time.perf_counter() - started
 
 
-def sample_positions(path: Path, count: int, rng: random.Random, games: int) -> list[Board]:
-    """``count`` positions: a random game of the file's ``games``, a random ply of it.
+def sample_positions(database: GameDatabase, count: int, rng: random.Random,
+                     stored: int) -> list[Board]:
+    """``count`` positions: a random stored game (by id), a random ply of it.
 
-    The file is streamed: only the games drawn are kept.
+    The games are read back from the database, so drawing them costs the same
+    at any size (streaming the PDN again took minutes at a million games).
     """
-    drawn: dict[int, int] = {}
-    for _ in range(count):
-        number = rng.randrange(games)
-        drawn[number] = drawn.get(number, 0) + 1
-    boards = []
-    with path.open("rb") as handle:
-        for number, game in enumerate(PdnReader(handle)):
-            for _ in range(drawn.get(number, 0)):
-                moves = game.mainline_moves()
-                board = game.board()
-                for move in moves[:rng.randint(0, len(moves))]:
-                    board.push(move)
-                boards.append(board)
-    rng.shuffle(boards)
+    boards: list[Board] = []
+    for _ in range(20 * count):  # ids are 1 to ``stored``; a few may be unused
+        if len(boards) == count:
+            break
+        try:
+            game = database.game(rng.randint(1, stored))
+        except GameDatabaseError:
+            continue  # an id left unused
+        board = Board(game.start_fen)
+        for move in game.moves[:rng.randint(0, len(game.moves))]:
+            board.push_str(move)
+        boards.append(board)
     return boards
 
 
@@ -259,8 +263,8 @@ def measure(path: Path, source: str, queries: int) -> Report:
             games_in_file = summary.imported + summary.duplicates + summary.skipped
         # Closing the last connection folds the WAL into the file (and removes it).
         database_bytes = sum(file.stat().st_size for file in Path(folder).iterdir())
-        boards = sample_positions(path, queries, random.Random(SEED), games_in_file)
         with GameDatabase(database_path) as database:
+            boards = sample_positions(database, queries, random.Random(SEED), stored)
             progress(f"explore: {len(boards):,} positions")
             times = []
             for board in boards:
@@ -270,7 +274,7 @@ def measure(path: Path, source: str, queries: int) -> Report:
             started = time.perf_counter()
             start = database.explore(Board())
             start_ms = 1000 * (time.perf_counter() - started)
-    progress("read alone: the same file, nothing written")
+    progress("read alone: the same file's first games, nothing written")
     read_games, read_seconds = read_only(path)
     times.sort()
     return Report(
