@@ -144,6 +144,8 @@ def test_table_targets_prefer_the_shorter_win(egtb4: Tables) -> None:
     assert plain[:3].tolist() == [1, 1, 0]
     with pytest.raises(TableError, match="no table loaded"):  # five pieces: not in these tables
         table_distances(_table_columns(["B:W18,19,20:BK14,K1"], [1]), egtb4)
+    with pytest.raises(ValueError, match="needs the endgame tables"):
+        build_dataset(columns, distance_step=step)
 
 
 def test_positions_are_seen_from_the_mover() -> None:

@@ -171,8 +171,11 @@ def build_dataset(columns: dict[str, np.ndarray], *, result_weight: float = 0.5,
                   tables: Tables | None = None, distance_step: float = 0.0) -> Dataset:
     """The quiet positions of self-play columns, with their targets.
 
-    ``tables`` are needed for a ``distance_step`` above 0.
+    :raises ValueError: a ``distance_step`` above 0 without the ``tables``
+        that give the distances.
     """
+    if distance_step > 0 and tables is None:
+        raise ValueError("a distance step needs the endgame tables that give the distances")
     rows = quiet_rows(columns["black"], columns["white"], columns["kings"], columns["turn"])
     picked = {name: values[rows] for name, values in columns.items()}
     own, theirs, kings = from_mover(picked["black"], picked["white"], picked["kings"],
