@@ -26,8 +26,11 @@ from doublecorner.db.schema import sql_key
 from doublecorner.errors import GameDatabaseError
 from doublecorner.pdn import SKIP, NotPdnError, PdnReader, Skip, Visitor
 
-BATCH_GAMES = 500
-IMPORT_CACHE_KIB = 64 * 1024  # SQLite's page cache while importing: the index's hot pages
+# A batch's positions are written in key order, so a bigger batch touches each page of
+# the position index fewer times per game: 5,000 imported 100,000 games in 233 s
+# against 264 s with 500 (an interrupted import redoes at most one batch).
+BATCH_GAMES = 5000
+IMPORT_CACHE_KIB = 256 * 1024  # SQLite's page cache while importing: the index's hot pages
 PROGRESS_EVERY_GAMES = 50
 _HASH_CHUNK = 1 << 20
 _RESULT_COLUMNS = {"1-0": (1, 0, 0), "1/2-1/2": (0, 1, 0), "0-1": (0, 0, 1)}
