@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -195,3 +199,88 @@ def _saved(directory: Path) -> Path:
     path = directory / "copy.dcnn"
     Network.default().save(path)
     return path
+
+
+def _positions_along_random_games(count: int, seed: int) -> list[Position]:
+    chance = np.random.default_rng(seed)
+    positions: list[Position] = []
+    board = Board()
+    plies = 0
+    while len(positions) < count:
+        moves = list(board.legal_moves)
+        if not moves or board.outcome() is not None:
+            board = Board()
+            continue
+        board.push(moves[chance.integers(len(moves))])
+        plies += 1
+        if plies % 7 == 0:
+            positions.append(board.position())
+    return positions
+
+
+@pytest.mark.parametrize("evaluation", ["nn", "linear"])
+def test_the_search_score_is_the_fresh_evaluation_at_the_end_of_its_line(
+        evaluation: str) -> None:
+    """The root score of a finished search is the static score of the PV's last position.
+
+    The search scores leaves from accumulators brought up to date only when a
+    leaf needs them, and from a cache of earlier leaf scores; this scores the
+    PV's last position afresh. The engine keeps its cache from position to
+    position, as in a game.
+    """
+    engine = Engine(hash_mb=8, evaluation=evaluation)
+    compared = 0
+    for position in _positions_along_random_games(40, seed=11):
+        engine.new_game()
+        result = engine.search(position, Limit(depth=5))
+        if result.score.is_win or result.score.is_loss:
+            continue
+        board = Board(position.fen())
+        for move in result.pv:
+            board.push(move)
+        leaf = engine.evaluate(board.position())
+        sign = 1 if len(result.pv) % 2 == 0 else -1
+        assert result.score.value == sign * leaf.value, (position.fen(), result.pv)
+        compared += 1
+    assert compared >= 30
+
+
+def test_a_warm_evaluation_cache_changes_no_search() -> None:
+    """A position searched again after new_game (the cache kept) visits the same tree."""
+    positions = _positions_along_random_games(6, seed=5)
+    cold = [Engine(hash_mb=8).search(position, Limit(depth=9)) for position in positions]
+    warm_engine = Engine(hash_mb=8)
+    for position in positions:
+        warm_engine.search(position, Limit(depth=9))
+    for position, first in zip(positions, cold, strict=True):
+        warm_engine.new_game()
+        again = warm_engine.search(position, Limit(depth=9))
+        assert (again.nodes, again.score, again.pv) == (first.nodes, first.score, first.pv)
+
+
+_SEARCH_SCRIPT = """
+import json, sys
+from doublecorner import Position
+from doublecorner.engine import Engine, Limit
+results = []
+for fen in json.loads(sys.argv[1]):
+    for evaluation in ("nn", "linear"):
+        engine = Engine(hash_mb=1, evaluation=evaluation)
+        found = engine.search(Position.from_fen(fen), Limit(depth=6))
+        results.append([found.nodes, found.score.value, [str(move) for move in found.pv]])
+print(json.dumps(results))
+"""
+
+
+def test_the_search_gives_identical_results_without_numba() -> None:
+    """NUMBA_DISABLE_JIT=1 runs the search as plain Python: the same tree, score and line."""
+    fens = json.dumps([Board().fen(), SHOT, "B:WK10,13,K17,K23,32:B5,12,K22,K29,K31"])
+
+    def run(environment: dict[str, str]) -> list[object]:
+        completed = subprocess.run([sys.executable, "-c", _SEARCH_SCRIPT, fens],
+                                   capture_output=True, text=True, env=environment,
+                                   check=True, timeout=600)
+        results: list[object] = json.loads(completed.stdout)
+        return results
+
+    assert run({**os.environ, "NUMBA_DISABLE_JIT": "1"}) == run(dict(os.environ))

@@ -27,6 +27,7 @@ from doublecorner.kernel.bitops import bit_index, popcount
 from doublecorner.kernel.bits import FULL
 from doublecorner.kernel.egtb_index import egtb_value
 from doublecorner.kernel.encoding import JUMP_COUNT_SHIFT
+from doublecorner.kernel.evalcache import MISSING, eval_cache_probe, eval_cache_store
 from doublecorner.kernel.evaluate import evaluate
 from doublecorner.kernel.hashing import WHITE_TO_MOVE, ZOBRIST_PIECES
 from doublecorner.kernel.movegen import _count_moves_for, _generate_at, has_captures
@@ -97,9 +98,8 @@ def _child_key(key: int, black: int, white: int, kings: int, child_black: int,
 
 @kernel_inline
 def _enter_child(frames: np.ndarray, moves: np.ndarray, ply: int, row: int, depth: int,
-                 alpha: int, beta: int, network: np.ndarray, accumulators: np.ndarray,
-                 use_network: bool) -> None:
-    """Set up the frame at ``ply + 1`` for the move in ``row`` (and its accumulators)."""
+                 alpha: int, beta: int) -> None:
+    """Set up the frame at ``ply + 1`` for the move in ``row``."""
     black, white, kings = frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS]
     turn = frames[ply, F_TURN]
     child_black, child_white, child_kings = moves[row, 0], moves[row, 1], moves[row, 2]
@@ -119,23 +119,56 @@ def _enter_child(frames: np.ndarray, moves: np.ndarray, ply: int, row: int, dept
     frames[child, F_ALPHA] = alpha
     frames[child, F_BETA] = beta
     frames[child, F_DEPTH] = depth
-    if use_network:
-        update_accumulators(black, white, kings, child_black, child_white, child_kings,
-                            network, accumulators, ply)
 
 
 @kernel_inline
-def _leaf_score(black: int, white: int, kings: int, turn: int, ply: int, weights: np.ndarray,
-                scratch: np.ndarray, network: np.ndarray, accumulators: np.ndarray,
-                network_scratch: np.ndarray, use_network: bool) -> int:
-    """The static score of the node at ``ply``: ``-(MATE - ply)`` if its mover has no move."""
+def _catch_up_accumulators(frames: np.ndarray, network: np.ndarray, accumulators: np.ndarray,
+                           accumulated: int, ply: int) -> None:
+    """Bring ``accumulators[accumulated + 1 .. ply]`` up to date along the search line.
+
+    They are updated only when a leaf needs them: a child cut off by the
+    table, a repetition or the evaluation cache never pays for its update.
+    """
+    for parent in range(accumulated, ply):
+        child = parent + 1
+        update_accumulators(frames[parent, F_BLACK], frames[parent, F_WHITE],
+                            frames[parent, F_KINGS], frames[child, F_BLACK],
+                            frames[child, F_WHITE], frames[child, F_KINGS], network,
+                            accumulators, parent)
+
+
+@kernel_inline
+def _static_score(black: int, white: int, kings: int, turn: int, weights: np.ndarray,
+                  scratch: np.ndarray, network: np.ndarray, accumulators: np.ndarray,
+                  ply: int, network_scratch: np.ndarray, use_network: bool) -> int:
+    """The evaluation of the node at ``ply`` for its mover; ``-MATE`` if it has no move."""
     if use_network:
         if not _can_move(black, white, kings, turn):
-            return -(MATE - ply)
+            return -MATE
         return evaluate_network(black, white, kings, turn, network, accumulators, ply,
                                 network_scratch)
-    value = evaluate(black, white, kings, turn, weights, scratch)
-    return -(MATE - ply) if value == -MATE else value
+    return evaluate(black, white, kings, turn, weights, scratch)
+
+
+@kernel_inline
+def _leaf_score(frames: np.ndarray, ply: int, key: int, accumulated: int, weights: np.ndarray,
+                scratch: np.ndarray, network: np.ndarray, accumulators: np.ndarray,
+                network_scratch: np.ndarray, use_network: bool,
+                eval_cache: np.ndarray) -> tuple[int, int]:
+    """The static score of the node at ``ply`` (``-(MATE - ply)`` if its mover has no
+    move), and how far the accumulators are now up to date."""
+    value = eval_cache_probe(eval_cache, key)
+    if value == MISSING:
+        if use_network:
+            _catch_up_accumulators(frames, network, accumulators, accumulated, ply)
+            accumulated = ply
+        value = _static_score(frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS],
+                              frames[ply, F_TURN], weights, scratch, network, accumulators,
+                              ply, network_scratch, use_network)
+        eval_cache_store(eval_cache, key, value)
+    if value == -MATE:
+        value = -(MATE - ply)
+    return value, accumulated
 
 
 @kernel_inline
@@ -177,8 +210,9 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                   game_keys: np.ndarray, tt: np.ndarray, killers: np.ndarray,
                   history: np.ndarray, pv: np.ndarray, pv_length: np.ndarray,
                   weights: np.ndarray, scratch: np.ndarray, network: np.ndarray,
-                  accumulators: np.ndarray, network_scratch: np.ndarray, control: np.ndarray,
-                  table_offsets: np.ndarray, table_packed: np.ndarray) -> int:
+                  accumulators: np.ndarray, network_scratch: np.ndarray,
+                  eval_cache: np.ndarray, control: np.ndarray, table_offsets: np.ndarray,
+                  table_packed: np.ndarray) -> int:
     """Search the root in ``frames[0]`` to ``frames[0, F_DEPTH]`` within its window.
 
     The root frame holds the position, its Zobrist key, 40-move clock, alpha,
@@ -198,6 +232,8 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
     ``control[C_EVALUATION]`` set to :data:`EVALUATION_NETWORK`, by the
     network in ``network`` (see :mod:`.network`), whose accumulators for the
     line are kept in ``accumulators[ply]``, updated as each child is entered.
+    Either way a leaf's score is kept in ``eval_cache`` (see :mod:`.evalcache`)
+    by its key, so a leaf met again costs one read.
     """
     nodes = control[C_NODES]
     node_limit = control[C_NODE_LIMIT]
@@ -206,6 +242,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
     table_pieces = control[C_TABLE_PIECES]
     table_hits = control[C_TABLE_HITS]
     use_network = control[C_EVALUATION] == EVALUATION_NETWORK
+    accumulated = 0  # accumulators[0 .. accumulated] are up to date for the line
     if use_network:
         refresh_accumulators(frames[0, F_BLACK], frames[0, F_WHITE], frames[0, F_KINGS],
                              network, accumulators, 0)
@@ -221,6 +258,8 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                 break
             seldepth = max(seldepth, ply)
             pv_length[ply] = ply
+            # A node entered anew: its accumulators (if any were made) were a sibling's.
+            accumulated = min(accumulated, max(ply - 1, 0))
             black, white, kings = frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS]
             turn, key, clock = frames[ply, F_TURN], frames[ply, F_KEY], frames[ply, F_CLOCK]
             alpha, beta, depth = frames[ply, F_ALPHA], frames[ply, F_BETA], frames[ply, F_DEPTH]
@@ -246,8 +285,9 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                         continue
             if ply >= MAX_PLY - 1 or (depth <= 0 and not has_captures(black, white, kings,
                                                                         turn)):
-                value = _leaf_score(black, white, kings, turn, ply, weights, scratch, network,
-                                    accumulators, network_scratch, use_network)
+                value, accumulated = _leaf_score(frames, ply, key, accumulated, weights,
+                                                 scratch, network, accumulators,
+                                                 network_scratch, use_network, eval_cache)
                 continue
             tt_move = -1
             slot = tt_find(tt, key ^ clock_key(clock), bucket_mask)
@@ -265,8 +305,9 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             end = _generate(frames, moves, ply, start)
             if end < 0:  # the move stack is full: score the node as a leaf
                 control[C_OVERFLOWS] += 1
-                value = _leaf_score(black, white, kings, turn, ply, weights, scratch, network,
-                                    accumulators, network_scratch, use_network)
+                value, accumulated = _leaf_score(frames, ply, key, accumulated, weights,
+                                                 scratch, network, accumulators,
+                                                 network_scratch, use_network, eval_cache)
                 continue
             if end == start:
                 value = -(MATE - ply)
@@ -311,18 +352,15 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             tried = frames[ply, F_TRIED]
             if tried == 0:
                 frames[ply, F_STAGE] = STAGE_FULL
-                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha,
-                             network, accumulators, use_network)
+                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
             elif (depth >= 3 and tried >= 3 and frames[ply, F_CAPTURE] == 0
                   and is_late_quiet(order[row])):
                 reduction = 2 if depth >= 6 and tried >= 8 else 1
                 frames[ply, F_STAGE] = STAGE_REDUCED
-                _enter_child(frames, moves, ply, row, depth - 1 - reduction, -alpha - 1, -alpha,
-                             network, accumulators, use_network)
+                _enter_child(frames, moves, ply, row, depth - 1 - reduction, -alpha - 1, -alpha)
             else:
                 frames[ply, F_STAGE] = STAGE_ZERO
-                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha,
-                             network, accumulators, use_network)
+                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha)
             ply += 1
             mode = _ENTER
 
@@ -336,15 +374,13 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             stage = frames[ply, F_STAGE]
             if stage == STAGE_REDUCED and score > alpha:
                 frames[ply, F_STAGE] = STAGE_ZERO  # the reduction failed: search it fully
-                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha,
-                             network, accumulators, use_network)
+                _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha)
                 ply += 1
                 mode = _ENTER
                 continue
             if stage == STAGE_ZERO and alpha < score < beta:
                 frames[ply, F_STAGE] = STAGE_FULL  # better than the best: find its true score
-                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha,
-                             network, accumulators, use_network)
+                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
                 ply += 1
                 mode = _ENTER
                 continue
