@@ -40,3 +40,12 @@ def test_another_key_in_the_same_slot_misses(key: int, other: int, score: int) -
     eval_cache_store(cache, clash, -score)
     assert eval_cache_probe(cache, clash) == -score
     assert eval_cache_probe(cache, key) == (-score if clash == key else MISSING)
+
+
+def test_a_score_too_big_for_its_bits_is_not_kept() -> None:
+    cache = np.zeros(EVAL_CACHE_SLOTS, np.int64)
+    eval_cache_store(cache, 12345, 2**15)
+    eval_cache_store(cache, 54321, -(2**15))
+    assert eval_cache_probe(cache, 12345) == MISSING
+    assert eval_cache_probe(cache, 54321) == MISSING
+    assert not cache.any()

@@ -36,5 +36,10 @@ def eval_cache_probe(cache: np.ndarray, key: int) -> int:
 
 @kernel_inline
 def eval_cache_store(cache: np.ndarray, key: int, score: int) -> None:
-    """Keep ``score`` (within +-2**15) for the position with ``key``, replacing the slot's."""
-    cache[key & (cache.shape[0] - 1)] = (key & ~SCORE_MASK) | (score + SCORE_OFFSET)
+    """Keep ``score`` for the position with ``key``, replacing the slot's.
+
+    A score beyond +-2**15 (only a linear evaluation with outlandish weights
+    makes one) is not kept: it would not fit its bits.
+    """
+    if -SCORE_OFFSET < score < SCORE_OFFSET:
+        cache[key & (cache.shape[0] - 1)] = (key & ~SCORE_MASK) | (score + SCORE_OFFSET)
