@@ -232,8 +232,9 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
     ``control[C_EVALUATION]`` set to :data:`EVALUATION_NETWORK`, by the
     network in ``network`` (see :mod:`.network`), whose accumulators for the
     line are kept in ``accumulators[ply]``, brought up to date along the line
-    only when a leaf is scored (:func:`_catch_up_accumulators`). Either way a leaf's score is kept in ``eval_cache`` (see :mod:`.evalcache`)
-    by its key, so a leaf met again costs one read.
+    only when a leaf is scored (:func:`_catch_up_accumulators`). Either way a
+    leaf's score is kept in ``eval_cache`` (see :mod:`.evalcache`) by its key,
+    so a leaf met again costs one read.
     """
     nodes = control[C_NODES]
     node_limit = control[C_NODE_LIMIT]
