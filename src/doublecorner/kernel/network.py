@@ -265,8 +265,9 @@ def network_output(accumulators: np.ndarray, ply: int, turn: int, pieces: int,
     move. Every value here is a whole number (see the module's text).
 
     The hidden units are summed :data:`UNITS_PER_PASS` at a time: each
-    activation read once serves four rows of weights, which took the
-    function from about 310 to 235 ns (loads, not multiplications, bound it).
+    activation read once serves four rows of weights: about 225 ns against
+    250-320 ns one unit at a time (loads, not multiplications, bound the
+    loop; eight at a time was slower again).
     """
     bucket = bucket_of(pieces)
     source_row = accumulators[ply, turn]
