@@ -46,7 +46,7 @@ INPUTS = 120
 HIDDEN = 128
 L2 = 32
 BUCKETS = 4
-UNITS_PER_PASS = 4  # hidden units summed together (L2 is a multiple)
+UNITS_PER_PASS = 4  # hidden units summed together: network_output is written out for four
 SCORE_SCALE = 200.0  # hundredths of a man per unit of the output logit
 
 # The float layout: offsets of each block in a stored (trained) network.
