@@ -224,9 +224,7 @@ def test_the_search_score_is_the_fresh_evaluation_at_the_end_of_its_line(
     """The root score of a finished search is the static score of the PV's last position.
 
     The search scores leaves from accumulators brought up to date only when a
-    leaf needs them, and from a cache of earlier leaf scores; this scores the
-    PV's last position afresh. The engine keeps its cache from position to
-    position, as in a game.
+    leaf needs them; this scores the PV's last position afresh.
     """
     engine = Engine(hash_mb=8, evaluation=evaluation)
     compared = 0
@@ -243,19 +241,6 @@ def test_the_search_score_is_the_fresh_evaluation_at_the_end_of_its_line(
         assert result.score.value == sign * leaf.value, (position.fen(), result.pv)
         compared += 1
     assert compared >= 30
-
-
-def test_a_warm_evaluation_cache_changes_no_search() -> None:
-    """A position searched again after new_game (the cache kept) visits the same tree."""
-    positions = _positions_along_random_games(6, seed=5)
-    cold = [Engine(hash_mb=8).search(position, Limit(depth=9)) for position in positions]
-    warm_engine = Engine(hash_mb=8)
-    for position in positions:
-        warm_engine.search(position, Limit(depth=9))
-    for position, first in zip(positions, cold, strict=True):
-        warm_engine.new_game()
-        again = warm_engine.search(position, Limit(depth=9))
-        assert (again.nodes, again.score, again.pv) == (first.nodes, first.score, first.pv)
 
 
 _SEARCH_SCRIPT = """

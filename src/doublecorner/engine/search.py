@@ -30,7 +30,6 @@ from doublecorner.engine.timeman import budget
 from doublecorner.engine.tt import TranspositionTable
 from doublecorner.engine.weights import Weights
 from doublecorner.errors import EngineError, TableError
-from doublecorner.kernel.evalcache import EVAL_CACHE_SLOTS
 from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluate, evaluation_features
 from doublecorner.kernel.hashing import zobrist_key
 from doublecorner.kernel.movegen import count_moves, generate_moves
@@ -151,8 +150,6 @@ class Engine:
                          else np.zeros(Q_PARAMETERS, np.float32))
         self._accumulators = np.zeros((MAX_PLY + 1, 2, HIDDEN), np.float32)
         self._network_scratch = np.zeros(SCRATCH, np.float32)
-        # Static scores depend on the position alone, so the cache outlives games.
-        self._eval_cache = np.zeros(EVAL_CACHE_SLOTS, np.int64)
         self.weights = weights or Weights.default()
         self.tables = tables
         self.book = book
@@ -342,7 +339,7 @@ class Engine:
                                       self._table.table, self._killers, self._history, self._pv,
                                       self._pv_length, self._weights, self._scratch,
                                       self._network, self._accumulators,
-                                      self._network_scratch, self._eval_cache, self._control,
+                                      self._network_scratch, self._control,
                                       *self._table_arrays))
             if self._control[C_ABORTED]:
                 return value

@@ -27,7 +27,6 @@ from doublecorner.kernel.bitops import bit_index, popcount
 from doublecorner.kernel.bits import FULL
 from doublecorner.kernel.egtb_index import egtb_value
 from doublecorner.kernel.encoding import JUMP_COUNT_SHIFT
-from doublecorner.kernel.evalcache import MISSING, eval_cache_probe, eval_cache_store
 from doublecorner.kernel.evaluate import evaluate
 from doublecorner.kernel.hashing import WHITE_TO_MOVE, ZOBRIST_PIECES
 from doublecorner.kernel.movegen import _count_moves_for, _generate_at, has_captures
@@ -127,7 +126,8 @@ def _catch_up_accumulators(frames: np.ndarray, network: np.ndarray, accumulators
     """Bring ``accumulators[accumulated + 1 .. ply]`` up to date along the search line.
 
     They are updated only when a leaf needs them: a child cut off by the
-    table, a repetition or the evaluation cache never pays for its update.
+    transposition table, a repetition or the endgame tables never pays for its
+    update.
     """
     for parent in range(accumulated, ply):
         child = parent + 1
@@ -151,21 +151,17 @@ def _static_score(black: int, white: int, kings: int, turn: int, weights: np.nda
 
 
 @kernel_inline
-def _leaf_score(frames: np.ndarray, ply: int, key: int, accumulated: int, weights: np.ndarray,
+def _leaf_score(frames: np.ndarray, ply: int, accumulated: int, weights: np.ndarray,
                 scratch: np.ndarray, network: np.ndarray, accumulators: np.ndarray,
-                network_scratch: np.ndarray, use_network: bool,
-                eval_cache: np.ndarray) -> tuple[int, int]:
+                network_scratch: np.ndarray, use_network: bool) -> tuple[int, int]:
     """The static score of the node at ``ply`` (``-(MATE - ply)`` if its mover has no
     move), and how far the accumulators are now up to date."""
-    value = eval_cache_probe(eval_cache, key)
-    if value == MISSING:
-        if use_network:
-            _catch_up_accumulators(frames, network, accumulators, accumulated, ply)
-            accumulated = ply
-        value = _static_score(frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS],
-                              frames[ply, F_TURN], weights, scratch, network, accumulators,
-                              ply, network_scratch, use_network)
-        eval_cache_store(eval_cache, key, value)
+    if use_network:
+        _catch_up_accumulators(frames, network, accumulators, accumulated, ply)
+        accumulated = ply
+    value = _static_score(frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS],
+                          frames[ply, F_TURN], weights, scratch, network, accumulators, ply,
+                          network_scratch, use_network)
     if value == -MATE:
         value = -(MATE - ply)
     return value, accumulated
@@ -210,9 +206,8 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                   game_keys: np.ndarray, tt: np.ndarray, killers: np.ndarray,
                   history: np.ndarray, pv: np.ndarray, pv_length: np.ndarray,
                   weights: np.ndarray, scratch: np.ndarray, network: np.ndarray,
-                  accumulators: np.ndarray, network_scratch: np.ndarray,
-                  eval_cache: np.ndarray, control: np.ndarray, table_offsets: np.ndarray,
-                  table_packed: np.ndarray) -> int:
+                  accumulators: np.ndarray, network_scratch: np.ndarray, control: np.ndarray,
+                  table_offsets: np.ndarray, table_packed: np.ndarray) -> int:
     """Search the root in ``frames[0]`` to ``frames[0, F_DEPTH]`` within its window.
 
     The root frame holds the position, its Zobrist key, 40-move clock, alpha,
@@ -232,9 +227,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
     ``control[C_EVALUATION]`` set to :data:`EVALUATION_NETWORK`, by the
     network in ``network`` (see :mod:`.network`), whose accumulators for the
     line are kept in ``accumulators[ply]``, brought up to date along the line
-    only when a leaf is scored (:func:`_catch_up_accumulators`). Either way a
-    leaf's score is kept in ``eval_cache`` (see :mod:`.evalcache`) by its key,
-    so a leaf met again costs one read.
+    only when a leaf is scored (:func:`_catch_up_accumulators`).
     """
     nodes = control[C_NODES]
     node_limit = control[C_NODE_LIMIT]
@@ -286,9 +279,9 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                         continue
             if ply >= MAX_PLY - 1 or (depth <= 0 and not has_captures(black, white, kings,
                                                                         turn)):
-                value, accumulated = _leaf_score(frames, ply, key, accumulated, weights,
-                                                 scratch, network, accumulators,
-                                                 network_scratch, use_network, eval_cache)
+                value, accumulated = _leaf_score(frames, ply, accumulated, weights, scratch,
+                                                 network, accumulators, network_scratch,
+                                                 use_network)
                 continue
             tt_move = -1
             slot = tt_find(tt, key ^ clock_key(clock), bucket_mask)
@@ -306,9 +299,9 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             end = _generate(frames, moves, ply, start)
             if end < 0:  # the move stack is full: score the node as a leaf
                 control[C_OVERFLOWS] += 1
-                value, accumulated = _leaf_score(frames, ply, key, accumulated, weights,
-                                                 scratch, network, accumulators,
-                                                 network_scratch, use_network, eval_cache)
+                value, accumulated = _leaf_score(frames, ply, accumulated, weights, scratch,
+                                                 network, accumulators, network_scratch,
+                                                 use_network)
                 continue
             if end == start:
                 value = -(MATE - ply)
