@@ -21,6 +21,7 @@ from doublecorner.errors import EngineError
 from doublecorner.kernel.network import PARAMETERS
 from doublecorner.match.players import EnginePlayer, parse_player
 from doublecorner.protocol import EngineServer
+from tests.test_network import random_positions
 from tests.test_protocol import Lines
 
 SHOT = "W:W30,29,22,21,9,6:B24,20,16,13,8,7"
@@ -202,20 +203,8 @@ def _saved(directory: Path) -> Path:
 
 
 def _positions_along_random_games(count: int, seed: int) -> list[Position]:
-    chance = np.random.default_rng(seed)
-    positions: list[Position] = []
-    board = Board()
-    plies = 0
-    while len(positions) < count:
-        moves = list(board.legal_moves)
-        if not moves or board.outcome() is not None:
-            board = Board()
-            continue
-        board.push(moves[chance.integers(len(moves))])
-        plies += 1
-        if plies % 7 == 0:
-            positions.append(board.position())
-    return positions
+    """Every seventh position of seeded random games."""
+    return random_positions(7 * count, seed)[6::7]
 
 
 @pytest.mark.parametrize("evaluation", ["nn", "linear"])

@@ -55,7 +55,8 @@ def _kernel_score(position: Position, parameters: np.ndarray) -> int:
                                  np.zeros(SCRATCH, np.float32)))
 
 
-def _random_positions(count: int, seed: int) -> list[Position]:
+def random_positions(count: int, seed: int) -> list[Position]:
+    """Every position of random games, one after another, from a seeded generator."""
     chance = np.random.default_rng(seed)
     positions = []
     board = Board()
@@ -69,7 +70,7 @@ def _random_positions(count: int, seed: int) -> list[Position]:
     return positions
 
 
-POSITIONS = _random_positions(300, seed=3)
+POSITIONS = random_positions(300, seed=3)
 
 
 def test_feature_table_names_each_input_once_per_perspective() -> None:

@@ -138,33 +138,21 @@ def _catch_up_accumulators(frames: np.ndarray, network: np.ndarray, accumulators
 
 
 @kernel_inline
-def _static_score(black: int, white: int, kings: int, turn: int, weights: np.ndarray,
-                  scratch: np.ndarray, network: np.ndarray, accumulators: np.ndarray,
-                  ply: int, network_scratch: np.ndarray, use_network: bool) -> int:
-    """The evaluation of the node at ``ply`` for its mover; ``-MATE`` if it has no move."""
-    if use_network:
-        if not _can_move(black, white, kings, turn):
-            return -MATE
-        return evaluate_network(black, white, kings, turn, network, accumulators, ply,
-                                network_scratch)
-    return evaluate(black, white, kings, turn, weights, scratch)
-
-
-@kernel_inline
 def _leaf_score(frames: np.ndarray, ply: int, accumulated: int, weights: np.ndarray,
                 scratch: np.ndarray, network: np.ndarray, accumulators: np.ndarray,
                 network_scratch: np.ndarray, use_network: bool) -> tuple[int, int]:
     """The static score of the node at ``ply`` (``-(MATE - ply)`` if its mover has no
     move), and how far the accumulators are now up to date."""
+    black, white, kings = frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS]
+    turn = frames[ply, F_TURN]
     if use_network:
+        if not _can_move(black, white, kings, turn):
+            return -(MATE - ply), accumulated
         _catch_up_accumulators(frames, network, accumulators, accumulated, ply)
-        accumulated = ply
-    value = _static_score(frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS],
-                          frames[ply, F_TURN], weights, scratch, network, accumulators, ply,
-                          network_scratch, use_network)
-    if value == -MATE:
-        value = -(MATE - ply)
-    return value, accumulated
+        return evaluate_network(black, white, kings, turn, network, accumulators, ply,
+                                network_scratch), ply
+    value = evaluate(black, white, kings, turn, weights, scratch)
+    return (-(MATE - ply) if value == -MATE else value), accumulated
 
 
 @kernel_inline
