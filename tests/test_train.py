@@ -256,3 +256,9 @@ def test_files_still_being_written_are_not_shards(shards: Path, tmp_path: Path) 
 def test_no_shards_is_an_engine_error(tmp_path: Path) -> None:
     with pytest.raises(EngineError, match="no self-play shards"):
         read_shards(tmp_path)
+
+
+def test_the_fit_help_names_the_distance_cap(capsys: pytest.CaptureFixture[str]) -> None:
+    # The CLI writes the cap out to keep numpy out of its import; this keeps them agreeing.
+    assert main(["train", "fit", "--help"]) == 0
+    assert f"(up to {DISTANCE_CAP} plies)" in " ".join(capsys.readouterr().out.split())
