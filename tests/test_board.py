@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
 
-from doublecorner import Board, IllegalMoveError, InvalidFenError, Move
+from doublecorner import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move, Position
 from doublecorner.board import _new_buffer
+from doublecorner.squares import square_name
+from tests.conftest import positions
 
 FENS = ["B:W21-32:B1-12", "W:WK25:B6,7,14,15,22", "B:WK10,13,K17,K23,32:B5,12,K22,K29,K31"]
 
@@ -48,3 +51,34 @@ def test_copy_without_stack_keeps_the_forty_move_count_but_no_repetitions() -> N
 def test_a_fen_square_with_thousands_of_digits_is_an_invalid_fen() -> None:
     with pytest.raises(InvalidFenError, match=r"square 999999999999\.\.\. is outside 1-32"):
         Board("B:W" + "9" * 5000 + ":B1")
+
+
+def algebraic(move: Move) -> str:
+    return ("x" if move.is_capture else "-").join(square_name(square) for square in move.path)
+
+
+def test_parse_move_reads_a1_to_h8_names_and_short_forms() -> None:
+    assert Board().parse_move("f6-e5") == Board().parse_move("F6 : e5") == Move(11, 15)
+    assert Board("B:W14,23:B9").parse_move("b6xf2") == Move(9, 18, 27)
+    with pytest.raises(IllegalMoveError, match="illegal move 'c3-d4'.*legal moves: 9-13"):
+        Board().parse_move("c3-d4")
+
+
+@pytest.mark.parametrize("text,problem", [("a2-b3", "square a2 is a light square"),
+                                          ("f6-15", "not both"), ("f6-e5-", "expected squares"),
+                                          ("f6-e9", "expected squares")])
+def test_parse_move_refuses_a_light_square_or_mixed_notation(text: str, problem: str) -> None:
+    board = Board()
+    with pytest.raises(InvalidMoveError, match=problem) as error:
+        board.push_str(text)
+    assert repr(text) in str(error.value)
+    assert board.move_stack == [] and board.fen() == Board().fen()
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions())
+def test_every_legal_move_reads_back_from_its_a1_to_h8_spelling(position: Position) -> None:
+    board = Board.from_position(position)
+    for move in board.legal_moves:
+        assert board.parse_move(algebraic(move)) == move
+        assert Move.parse(algebraic(move)) == move

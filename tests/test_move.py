@@ -39,6 +39,12 @@ def test_moves_are_values() -> None:
     ("9-18-27", "expected a step"),
     ("9x18-27", "expected a step"),
     ("eleven-fifteen", "expected a step"),
+    ("a2-b3", "square a2 is a light square"),
+    ("c3-d5", "square d5 is a light square"),
+    ("c3-18", "not both"),
+    ("c3-d5-e6", "expected a step"),
+    ("i3-h4", "expected a step"),
+    ("c3-e5", "adjacent"),
 ])
 def test_parse_rejects_bad_text_and_says_why(text: str, problem: str) -> None:
     with pytest.raises(InvalidMoveError, match=problem) as error:
@@ -50,3 +56,12 @@ def test_parse_rejects_bad_text_and_says_why(text: str, problem: str) -> None:
 def test_constructor_checks_geometry(path: tuple[int, ...]) -> None:
     with pytest.raises(InvalidMoveError):
         Move(*path)
+
+
+@pytest.mark.parametrize("text,path", [
+    ("c3-d4", (22, 18)), ("C3-D4", (22, 18)), (" f6-e5 ", (11, 15)), ("b8-a7", (1, 5)),
+    ("h8-g7", (4, 8)), ("a1-b2", (29, 25)), ("g1-h2", (32, 28)),
+    ("e3xc5", (23, 14)), ("c3xe5xg7", (22, 15, 8)), ("a1Xc3", (29, 22)),
+])
+def test_parse_reads_squares_named_a1_to_h8(text: str, path: tuple[int, ...]) -> None:
+    assert Move.parse(text) == Move(*path)

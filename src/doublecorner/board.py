@@ -14,7 +14,7 @@ from doublecorner.errors import AmbiguousMoveError, IllegalMoveError, InvalidMov
 from doublecorner.fen import STARTING_FEN, format_fen, parse_fen
 from doublecorner.kernel import count_moves, generate_moves, zobrist_key
 from doublecorner.kernel.replies import generate_with_reply_counts
-from doublecorner.move import Move
+from doublecorner.move import SQUARE_TEXT, Move, read_squares
 from doublecorner.outcome import Outcome, Termination
 from doublecorner.position import Piece, Position, piece_on
 from doublecorner.squares import ADJACENT_PAIRS, Square
@@ -22,8 +22,8 @@ from doublecorner.warmup import ensure_compiled
 
 FORTY_MOVE_PLIES = 80  # 40 moves by each side
 _COLORS = (Color.BLACK, Color.WHITE)
-# [0-9], not \d: notation is ASCII, and \d also matches other scripts' digits.
-_MOVE_TEXT = re.compile(r"[0-9]{1,2}(?:\s*[-xX:]\s*[0-9]{1,2})+")
+# Squares (see SQUARE_TEXT) joined by "-", "x" or ":".
+_MOVE_TEXT = re.compile(rf"{SQUARE_TEXT}(?:\s*[-xX:]\s*{SQUARE_TEXT})+")
 
 
 class _MovesByKey(dict[int, Move]):
@@ -251,23 +251,22 @@ class Board:
         """The legal move that ``text`` names.
 
         Takes the full path (``9x18x27``) or the short form with just the two
-        ends (``9x27``); ``-``, ``x`` and ``:`` all separate squares.
+        ends (``9x27``); ``-``, ``x`` and ``:`` all separate squares, which are
+        numbers or a1-h8 names (``c3-d4``).
 
         >>> Board("B:W14,23:B9").parse_move("9x27")
         Move(9, 18, 27)
+        >>> Board().parse_move("f6-e5")
+        Move(11, 15)
 
         :raises InvalidMoveError: ``text`` is not move notation.
         :raises IllegalMoveError: no legal move matches.
         :raises AmbiguousMoveError: several capture routes match the short form.
         """
         if not isinstance(text, str) or not _MOVE_TEXT.fullmatch(text.strip()):
-            raise InvalidMoveError(f"invalid move {quoted(text)}: expected squares 1-32 joined by "
-                                   "'-' or 'x', such as '11-15' or '9x18x27'")
-        squares = tuple(int(part) for part in re.split(r"\s*[-xX:]\s*", text.strip()))
-        for square in squares:
-            if not 1 <= square <= 32:
-                raise InvalidMoveError(
-                    f"invalid move {quoted(text)}: square {square} is not in 1-32")
+            raise InvalidMoveError(f"invalid move {quoted(text)}: expected squares 1-32 or a1-h8 "
+                                   "joined by '-' or 'x', such as '11-15', '9x18x27' or 'c3-d4'")
+        squares = read_squares(text, re.split(r"\s*[-xX:]\s*", text.strip()))
         legal = self._legal_move_list()
         matches = [move for move in legal if move.path == squares]
         if not matches:

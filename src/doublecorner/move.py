@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NoReturn
 
-from doublecorner.errors import InvalidMoveError, quoted
+from doublecorner.errors import InvalidMoveError, InvalidSquareError, quoted
 from doublecorner.kernel.encoding import decode_path, encode_path
-from doublecorner.squares import ADJACENT_PAIRS, JUMPED_SQUARE, Square
+from doublecorner.squares import ADJACENT_PAIRS, JUMPED_SQUARE, Square, parse_square
 
-# [0-9], not \d: notation is ASCII, and \d also matches other scripts' digits.
-_STEP_TEXT = re.compile(r"([0-9]{1,2})-([0-9]{1,2})")
-_JUMP_TEXT = re.compile(r"[0-9]{1,2}(?:[xX][0-9]{1,2})+")
+# One square in move text: a number or an a1-h8 name. [0-9], not \d: notation
+# is ASCII, and \d also matches other scripts' digits.
+SQUARE_TEXT = r"(?:[0-9]{1,2}|[a-hA-H][1-8])"
+_STEP_TEXT = re.compile(rf"{SQUARE_TEXT}-{SQUARE_TEXT}")
+_JUMP_TEXT = re.compile(rf"{SQUARE_TEXT}(?:[xX]{SQUARE_TEXT})+")
 
 
 class Move:
@@ -27,8 +30,8 @@ class Move:
     >>> move = Move(9, 18, 27)
     >>> str(move), move.captures, move.is_capture
     ('9x18x27', (14, 23), True)
-    >>> Move.parse("11-15")
-    Move(11, 15)
+    >>> Move.parse("11-15"), Move.parse("c3-d4")
+    (Move(11, 15), Move(22, 18))
     """
 
     __slots__ = ("_key", "path")
@@ -52,21 +55,26 @@ class Move:
     def parse(cls, text: str) -> Move:
         """Read ``11-15`` or ``9x18x27`` (syntax and geometry only, no board).
 
+        Squares may also be named a1-h8 (``c3-d4``, ``e3xc5xa7``), all of them
+        one way or all the other.
+
         :raises InvalidMoveError: the text is not a step written with ``-`` or a
-            chain of jumps written with ``x``.
+            chain of jumps written with ``x``, or names a light square.
         """
         stripped = text.strip() if isinstance(text, str) else text
         if not isinstance(stripped, str):
             raise InvalidMoveError(f"invalid move {quoted(text)}: expected text such as '11-15'")
         if _STEP_TEXT.fullmatch(stripped):
-            squares = tuple(int(part) for part in stripped.split("-"))
+            squares = read_squares(text, stripped.split("-"))
             if squares not in ADJACENT_PAIRS:
-                _raise_for_text(text, squares, "'-' joins two adjacent squares")
+                raise InvalidMoveError(
+                    f"invalid move {quoted(text)}: '-' joins two adjacent squares")
         elif _JUMP_TEXT.fullmatch(stripped):
-            squares = tuple(int(part) for part in re.split("[xX]", stripped))
+            squares = read_squares(text, re.split("[xX]", stripped))
             if any(hop not in JUMPED_SQUARE for hop in pairwise(squares)):
-                _raise_for_text(text, squares, "each 'x' must join squares one jump apart "
-                                "(use Board.parse_move for the short form)")
+                raise InvalidMoveError(
+                    f"invalid move {quoted(text)}: each 'x' must join squares one jump apart "
+                    "(use Board.parse_move for the short form)")
         else:
             raise InvalidMoveError(f"invalid move {quoted(text)}: expected a step such as '11-15' "
                                    "or a capture such as '9x18x27'")
@@ -133,8 +141,29 @@ def _check_path(path: tuple[object, ...]) -> None:
                 f"invalid move {quoted(path)}: {hop[0]} to {hop[1]} is neither a step nor a jump")
 
 
-def _raise_for_text(text: str, squares: tuple[int, ...], why: str) -> NoReturn:
-    bad = [square for square in squares if not 1 <= square <= 32]
-    if bad:
-        raise InvalidMoveError(f"invalid move {quoted(text)}: square {bad[0]} is not in 1-32")
-    raise InvalidMoveError(f"invalid move {quoted(text)}: {why}")
+def read_squares(text: str, names: Sequence[str]) -> tuple[Square, ...]:
+    """The squares that ``names``, the parts of the move ``text``, stand for.
+
+    Each is a number 1-32 or a dark square a1-h8; one move mixing the two is
+    refused, since ``11-d4`` is more likely a slip than meant.
+
+    >>> read_squares("e3xc5", ["e3", "c5"])
+    (23, 14)
+
+    :raises InvalidMoveError: a name is out of range, a light square, or the
+        notations are mixed; the message quotes ``text``.
+    """
+    if len({name.isdigit() for name in names}) > 1:
+        raise InvalidMoveError(f"invalid move {quoted(text)}: give every square as a number "
+                               "1-32 or every square as a1-h8, not both")
+    squares = []
+    for name in names:
+        try:
+            squares.append(parse_square(name))
+        except InvalidSquareError:
+            why = ("is a light square, not played on" if name[0].isalpha()
+                   else "is not in 1-32")
+            raise InvalidMoveError(
+                f"invalid move {quoted(text)}: square {int(name) if name.isdigit() else name} "
+                f"{why}") from None
+    return tuple(squares)
