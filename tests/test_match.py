@@ -94,6 +94,12 @@ def test_every_ballot_is_played_twice_with_colours_reversed() -> None:
     assert score_of(records).games == 4
 
 
+def test_a_player_may_search_a_fixed_number_of_nodes() -> None:
+    player = parse_player("engine:nodes=500", default_limit=Limit(depth=1), movetime=0.1)
+    records = run_match(lambda: player, lambda: RandomPlayer(5), three_move_deck()[:1])
+    assert records[0].black == f"doublecorner(500 nodes, {DEFAULT_EVALUATION})"
+
+
 def test_match_statistics() -> None:
     even = MatchScore(wins=10, draws=80, losses=10)
     assert even.score == 0.5 and even.elo == 0 and even.los == 0.5

@@ -40,11 +40,11 @@ from doublecorner.match.pentanomial import PairCounter
 from doublecorner.match.sprt import SequentialTest, Sprt, Verdict, parse_sprt
 
 DEFAULT_SECONDS = 0.1
-PLAYER_HELP = ("a player: engine[:time=S|depth=D,hash=MB,eval=nn|linear,weights=FILE,name=N], "
-               "random[:seed=N], "
+PLAYER_HELP = ("a player: engine[:time=S|depth=D|nodes=N,hash=MB,eval=nn|linear,weights=FILE,"
+               "name=N], random[:seed=N], "
                "pydraughts[:python=PATH,time=S], openspiel[:python=PATH,time=S] (the peers "
                "run under the given Python, where their package is installed), or the name "
-               "of an --engine [:time=S|depth=D]")
+               "of an --engine [:time=S|depth=D|nodes=N]")
 
 
 def add_parsers(commands: Any) -> None:

@@ -153,6 +153,8 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float,
         limit = default_limit
         if "depth" in options:
             limit = Limit(depth=_whole(spec, options.pop("depth")))
+        elif "nodes" in options:
+            limit = Limit(nodes=_whole(spec, options.pop("nodes")))
         elif "time" in options:
             limit = Limit(time=_seconds(spec, options.pop("time")))
         hash_mb = _whole(spec, options.pop("hash", "64"))
@@ -213,9 +215,12 @@ def parse_engine(text: str) -> ExternalEngine:
 
 def _external(spec: str, engine: ExternalEngine, options: dict[str, str],
               default_limit: Limit, movetime: float) -> Player:
-    """A declared external engine, with ``depth=`` or ``time=`` from the spec or the match."""
+    """A declared external engine, with ``depth=``, ``nodes=`` or ``time=`` from the spec or
+    the match."""
     if "depth" in options:
         go = GoCommand(depth=_whole(spec, options.pop("depth")))
+    elif "nodes" in options:
+        go = GoCommand(nodes=_whole(spec, options.pop("nodes")))
     elif "time" in options:
         go = GoCommand(movetime=round(_seconds(spec, options.pop("time")) * 1000))
     elif default_limit.depth is not None:
