@@ -60,7 +60,7 @@ def algebraic(move: Move) -> str:
 def test_parse_move_reads_a1_to_h8_names_and_short_forms() -> None:
     assert Board().parse_move("f6-e5") == Board().parse_move("F6 : e5") == Move(11, 15)
     assert Board("B:W14,23:B9").parse_move("b6xf2") == Move(9, 18, 27)
-    with pytest.raises(IllegalMoveError, match="illegal move 'c3-d4'.*legal moves: 9-13"):
+    with pytest.raises(IllegalMoveError, match=r"illegal move 'c3-d4'.*legal moves: 9-13"):
         Board().parse_move("c3-d4")
 
 
