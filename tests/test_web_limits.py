@@ -7,6 +7,8 @@ its ``Retry-After``, not retried.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,11 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from doublecorner.web.engine_pool import EnginePool
+from doublecorner.web.engine_queue import FairQueue, Priority
 from doublecorner.web.limits import ServerLimits
 from tests.test_web_api import (
+    ENGINE_WINNING_FEN,
     ORIGIN,
     Gate,
     assert_error,
@@ -24,6 +29,7 @@ from tests.test_web_api import (
     mine,
     new_game,
     play,
+    post,
     receive_until_done,
 )
 
@@ -147,3 +153,47 @@ def test_websocket_handshakes_over_the_rate_are_refused(tmp_path: Path) -> None:
                 client.websocket_connect("/api/analysis", headers=ORIGIN):
             pass
         assert refused.value.code == 1013
+
+
+def test_a_client_with_many_searches_waiting_does_not_hold_back_anothers() -> None:
+    # One thread: client "a" has a search running and three more waiting (a move
+    # in each of its games); client "b" asks for one. "b" is next, not after "a"'s.
+    async def served_order() -> list[str]:
+        queue = FairQueue(slots=1)
+        running = await queue.acquire(Priority.GAME, "a", threading.Event())
+        order: list[str] = []
+
+        async def search(client: str) -> None:
+            ticket = await queue.acquire(Priority.GAME, client, threading.Event())
+            order.append(client)
+            queue.release(ticket)
+
+        waiting = [asyncio.create_task(search(client)) for client in ("a", "a", "a", "b")]
+        await asyncio.sleep(0)  # let each task reach the queue
+        queue.release(running)
+        await asyncio.gather(*waiting)
+        return order
+
+    assert asyncio.run(served_order()) == ["b", "a", "a", "a"]
+
+
+def test_engine_searches_wait_in_the_queue_as_the_client_that_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The queue takes turns by client: a game's search must come as its client's
+    # (the address the limits count by), not as the game's own.
+    clients: list[str] = []
+    search = EnginePool.search
+
+    async def recording(self: EnginePool, *args: Any, **options: Any) -> Any:
+        clients.append(options["client"])
+        return await search(self, *args, **options)
+
+    monkeypatch.setattr(EnginePool, "search", recording)
+    with TestClient(make_app(tmp_path / "games.sqlite3")) as client:
+        first = new_game(client, mode="engine", human="white", level=1)  # the engine opens
+        second = new_game(client, mode="engine", human="black", level=1)
+        assert play(client, second, "11-15").status_code == 200
+        drawn = new_game(client, mode="engine", human="black", level=1, fen=ENGINE_WINNING_FEN)
+        assert post(client, drawn, "draw", {"action": "offer"}).status_code == 200
+    assert first["id"] != second["id"]
+    assert clients == ["testclient"] * 3

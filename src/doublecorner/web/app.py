@@ -271,9 +271,11 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
         return GameBody.of(await service.get(game_id, seat))
 
     @app.post("/api/games/{game_id}/moves", response_model=GameBody, responses=_ERRORS)
-    async def move(game_id: str, request: MoveRequest, seat: Seat = acting) -> GameBody:
+    async def move(game_id: str, request: MoveRequest, http: Request,
+                   seat: Seat = acting) -> GameBody:
         """Play a move; in engine mode the answer also holds the engine's reply."""
-        return GameBody.of(await service.move(game_id, request.move, seat))
+        return GameBody.of(await service.move(game_id, request.move, seat,
+                                              client=client_name(http)))
 
     @app.post("/api/games/{game_id}/takeback", response_model=GameBody, responses=_ERRORS)
     async def takeback(game_id: str, request: TakebackRequest | None = None,
@@ -296,10 +298,11 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
         return GameBody.of(await service.resign(game_id, seat, side))
 
     @app.post("/api/games/{game_id}/draw", response_model=GameBody, responses=_ERRORS)
-    async def draw(game_id: str, request: DrawRequest, seat: Seat = acting) -> GameBody:
+    async def draw(game_id: str, request: DrawRequest, http: Request,
+                   seat: Seat = acting) -> GameBody:
         """Offer, accept or decline a draw; the engine answers an offer at once."""
         return GameBody.of(await service.draw(game_id, seat, side_color(request.side),
-                                              request.action))
+                                              request.action, client=client_name(http)))
 
     @app.get("/api/games/{game_id}/pdn", response_class=PlainTextResponse, responses=_ERRORS)
     async def pdn(game_id: str, seat: Seat | None = viewing) -> PlainTextResponse:

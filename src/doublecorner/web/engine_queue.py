@@ -6,8 +6,10 @@ lets a few open analysis streams hold a game's reply for as long as they
 like (measured: four streams made a level-1 game wait 30 s). Here:
 
 - a game's search (an engine reply, a draw offer) goes before any analysis;
-- within each kind, clients take turns (round robin), one search each, so
-  one client with many requests waits behind itself, not others;
+- within each kind, clients take turns, one search each: the next thread
+  goes to the waiting client whose last turn is the oldest (a client with
+  none first), so one client with many requests waits behind itself, not
+  others, and a client that has just had a thread waits for the others;
 - a game's search that finds every thread held by analyses stops the
   oldest of them (its stream gets its ``done`` early), so a reply waits for
   at most one analysis to notice its stop, not for the time cap.
@@ -29,7 +31,7 @@ like (measured: four streams made a level-1 game wait 30 s). Here:
 ...     await asyncio.gather(*waiting)
 ...     return stopped, order
 >>> asyncio.run(demo())
-(True, ['g', 'a', 'b', 'a'])
+(True, ['g', 'b', 'a', 'a'])
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ import asyncio
 import enum
 import itertools
 import threading
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass, field
 
 
@@ -68,15 +70,19 @@ class FairQueue:
     def __init__(self, *, slots: int) -> None:
         self.slots = slots
         self._running: list[Ticket] = []
-        self._waiting: dict[Priority, OrderedDict[str, deque[_Waiter]]] = {
-            priority: OrderedDict() for priority in Priority}
+        self._waiting: dict[Priority, dict[str, deque[_Waiter]]] = {
+            priority: {} for priority in Priority}
         self._numbers = itertools.count()
+        # When each client last got a thread (a count of the turns given), while it
+        # has a search waiting or running: who had a thread last waits longest.
+        self._turns = itertools.count()
+        self._last_turn: dict[str, int] = {}
 
     async def acquire(self, priority: Priority, client: str, stop: threading.Event) -> Ticket:
         """Wait for a thread; cancelling the caller leaves the queue."""
         ticket = Ticket(priority, client, stop, next(self._numbers))
         if len(self._running) < self.slots and not self._has_waiting():
-            self._running.append(ticket)
+            self._start(ticket)
             return ticket
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting[priority].setdefault(client, deque()).append((ticket, future))
@@ -96,13 +102,18 @@ class FairQueue:
         """Give back ``ticket``'s thread, to the next in turn."""
         if ticket in self._running:
             self._running.remove(ticket)
+            self._forget_turn(ticket.client)
         while len(self._running) < self.slots:
             found = self._next()
             if found is None:
                 return
             waiting, future = found
-            self._running.append(waiting)
+            self._start(waiting)
             future.set_result(None)
+
+    def _start(self, ticket: Ticket) -> None:
+        self._running.append(ticket)
+        self._last_turn[ticket.client] = next(self._turns)
 
     def _has_waiting(self) -> bool:
         return any(self._waiting[priority] for priority in Priority)
@@ -111,14 +122,23 @@ class FairQueue:
         for priority in Priority:
             clients = self._waiting[priority]
             while clients:
-                client, line = next(iter(clients.items()))
-                clients.move_to_end(client)  # its next search waits for the others' turn
+                # The longest without a turn; ties (no turn yet) in the order they came.
+                client = min(clients, key=lambda name: self._last_turn.get(name, -1))
+                line = clients[client]
                 found = line.popleft()
                 if not line:
                     del clients[client]
                 if not found[1].cancelled():
                     return found
+                self._forget_turn(client)
         return None
+
+    def _forget_turn(self, client: str) -> None:
+        """Drop ``client``'s last turn once it has nothing waiting or running."""
+        if any(ticket.client == client for ticket in self._running) or any(
+                client in self._waiting[priority] for priority in Priority):
+            return
+        self._last_turn.pop(client, None)
 
     def _forget(self, ticket: Ticket) -> None:
         line = self._waiting[ticket.priority].get(ticket.client)
@@ -129,6 +149,7 @@ class FairQueue:
                 line.remove(entry)
         if not line:
             del self._waiting[ticket.priority][ticket.client]
+        self._forget_turn(ticket.client)
 
     def _preempt(self) -> None:
         """Stop the oldest analysis when games wait and every thread runs an analysis."""

@@ -211,7 +211,7 @@ class GameService:
         friend mode the creator's side (``human``, default Black) and the
         secret of the invite to the other side. ``clock`` (friend mode only) is
         ``(minutes, increment in seconds)``. ``creator`` names the client, for
-        :meth:`count`.
+        :meth:`count` and the engine queue.
 
         :raises GameRequestError: an option that does not fit the mode, or out of range.
         :raises InvalidFenError: ``fen`` is not a valid FEN.
@@ -248,7 +248,7 @@ class GameService:
                             clock=None if clock is None else _new_clock(*clock))
         reply = None
         if mode is GameMode.ENGINE and board.turn is not human and ending(record, board) is None:
-            reply = await self._engine_move(record, board)
+            reply = await self._engine_move(record, board, creator)
         record = self._changed(record, board, now=now)
         tokens = {seat: new_token() for seat in _creator_seats(record)}
         invite = None
@@ -322,8 +322,10 @@ class GameService:
 
     # -- changes -----------------------------------------------------------
 
-    async def move(self, game_id: str, text: str, seat: Seat) -> GameState:
-        """Play ``text`` (full or short form) for ``seat``; in engine mode the engine replies.
+    async def move(self, game_id: str, text: str, seat: Seat, *,
+                   client: str = "") -> GameState:
+        """Play ``text`` (full or short form) for ``seat``; in engine mode the engine replies
+        (its search waits its turn in the engine queue as ``client``'s).
 
         :raises GameNotFoundError: there is no such game.
         :raises GameForbiddenError: ``seat`` is a player whose turn it is not.
@@ -347,7 +349,7 @@ class GameService:
             record = replace(record, takeback_request=None)  # a move answers it with a no
             reply = None
             if record.mode is GameMode.ENGINE and ending(record, board) is None:
-                reply = await self._engine_move(record, board)
+                reply = await self._engine_move(record, board, client)
             return await self._save(self._changed(record, board, draw_offer=offer), board, reply)
 
     async def takeback(self, game_id: str, seat: Seat,
@@ -421,13 +423,14 @@ class GameService:
             return await self._save(self._changed(record, board, draw_offer=None), board)
 
     async def draw(self, game_id: str, seat: Seat, side: Color | None,
-                   action: DrawAction) -> GameState:
+                   action: DrawAction, *, client: str = "") -> GameState:
         """Offer, accept or decline a draw.
 
         In two-player mode an offer stands until the other side accepts,
         declines or moves (an offer when the other side has one pending accepts
         it). In engine mode the engine answers an offer at once: yes when a draw
-        can be claimed by the rules or its score for itself is at most +0.10.
+        can be claimed by the rules or its score for itself is at most +0.10 (its
+        search waits its turn in the engine queue as ``client``'s).
 
         :raises GameNotFoundError: there is no such game.
         :raises GameStateError: the game is over, an analysis, or there is no offer to answer.
@@ -440,7 +443,7 @@ class GameService:
                 if action is not DrawAction.OFFER:
                     raise GameStateError(f"the engine makes no draw offers; you can only "
                                          f"offer one in game {game_id!r}")
-                if not await self._engine_accepts_draw(record, board):
+                if not await self._engine_accepts_draw(record, board, client):
                     return GameState(record, board, None)
                 agreed: AgreedEnding | None = AgreedEnding(Agreement.DRAW_AGREED, None)
                 offer = None
@@ -579,8 +582,9 @@ class GameService:
                                      f"not {side.name.lower()}'s")
         return color
 
-    async def _engine_move(self, record: GameRecord, board: Board) -> EngineReply:
-        """Let the engine move on ``board`` (pushed there) at the game's strength."""
+    async def _engine_move(self, record: GameRecord, board: Board, client: str) -> EngineReply:
+        """Let the engine move on ``board`` (pushed there) at the game's strength; the
+        search takes its turn in the engine queue as ``client``'s (who asked for it)."""
         entry = self.book.choose(board.position(), self._book_random) if self.book else None
         if entry is not None:
             board.push(entry.move)
@@ -588,19 +592,20 @@ class GameService:
         found = await self.engines.search(
             board.position(), _game_strength(record).limit,
             history=board.position_history(), halfmove_clock=board.halfmove_clock,
-            client=record.id)
+            client=client)
         if found.move is None:  # cannot happen: the callers check that the game goes on
             raise EngineError(f"the engine found no move in {board.fen()}")
         board.push(found.move)
         return EngineReply(found.move, found.score, found.depth)
 
-    async def _engine_accepts_draw(self, record: GameRecord, board: Board) -> bool:
+    async def _engine_accepts_draw(self, record: GameRecord, board: Board,
+                                   client: str) -> bool:
         if board.can_claim_draw():
             return True
         found = await self.engines.search(
             board.position(), _game_strength(record).limit,
             history=board.position_history(), halfmove_clock=board.halfmove_clock,
-            client=record.id)
+            client=client)
         # The search scores the position for the side to move, here the human.
         engine_score = -found.score if board.turn is record.human else found.score
         return engine_score.value <= DRAW_ACCEPT_MAX_SCORE
