@@ -79,6 +79,18 @@ def test_show_prints_a_position_s_moves(book: Path, capsys: pytest.CaptureFixtur
                                  "wins": 2, "draws": 0, "losses": 1, "score": None}
 
 
+def test_show_takes_the_moves_as_separate_arguments(
+        book: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--moves 11-15 23-19`` as on every command, or one quoted string (issue 27)."""
+    after = Board()
+    after.push_str("11-15")
+    after.push_str("23-19")
+    for moves in (["11-15", "23-19"], ["11-15 23-19"]):
+        status, out, err = run(capsys, "book", "show", str(book), "--json", "--moves", *moves)
+        assert (status, err) == (0, ""), moves
+        assert json.loads(out)["fen"] == after.fen()
+
+
 def test_show_of_a_missing_or_damaged_book_is_one_line(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "book", "show", str(tmp_path / "none.book"))

@@ -47,6 +47,24 @@ def test_analyse_plays_the_given_moves_first(capsys: pytest.CaptureFixture[str])
     assert out.strip() in {"25x18", "26x17"}  # White must recapture
 
 
+def test_moves_are_separate_arguments_or_one_string_after_the_fen(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One ``--moves`` convention for every command (issue 27): ``--moves 11-15 23-19``."""
+    for argv in (["analyse", "--moves", "11-15", "22-18", "15x22", "--depth", "4"],
+                 ["analyse", Board().fen(), "--depth", "4", "--moves", "11-15", "22-18 15x22"],
+                 ["bestmove", "--moves", "11-15", "22-18", "15x22", "--depth", "4"]):
+        status, out, err = run(capsys, *argv)
+        assert (status, err) == (0, ""), argv
+        assert out.splitlines()[-1].split()[-1] in {"25x18", "26x17"}  # White recaptures
+
+
+def test_a_fen_after_moves_is_told_to_go_first(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "analyse", "--moves", "11-15", "W:W18:B14")
+    assert (status, out) == (2, "")
+    assert err == ("doublecorner: error: --moves, move 2: 'W:W18:B14' is a FEN, not a move: "
+                   "put the FEN before --moves\n")
+
+
 def test_bestmove_prints_only_a_legal_move(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "bestmove", "--time", "0.05")
     assert status == 0

@@ -25,6 +25,8 @@ from doublecorner.cli.common import (
     ProgressBar,
     UsageError,
     add_evaluation_options,
+    add_moves_option,
+    board_after_moves,
     counted,
     evaluation_from_arguments,
     positive_float,
@@ -74,8 +76,7 @@ def add_parsers(commands: Any) -> None:
     show.add_argument("book", type=Path, metavar="BOOK")
     show.add_argument("fen", nargs="?", default=STARTING_FEN,
                       help="the position (default: the start)")
-    show.add_argument("--moves", default="", metavar="MOVES",
-                      help="moves to play from the FEN first, e.g. '11-15 23-19'")
+    add_moves_option(show)
     show.add_argument("--json", action="store_true", help="print one JSON object")
     show.set_defaults(run=_show)
 
@@ -187,12 +188,7 @@ def open_book(path: Path, option: str = "--book") -> Book:
 
 def _show(arguments: argparse.Namespace) -> int:
     book = open_book(arguments.book, "book")
-    board = Board(arguments.fen)
-    for number, text in enumerate(arguments.moves.split(), start=1):
-        try:
-            board.push_str(text)
-        except ValueError as error:
-            raise UsageError(f"--moves, move {number}: {error}") from None
+    board = board_after_moves(arguments.fen, arguments.moves)
     entries = book.entries(board)
     if arguments.json:
         print(json.dumps({"fen": board.fen(), "moves": [_entry_json(entry, entries)

@@ -7,10 +7,11 @@ import importlib.util
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+from doublecorner.board import Board
 from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
 from doublecorner.errors import quoted
 
@@ -110,6 +111,42 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     ('1 game', '12,345 games', '2 leaves')
     """
     return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
+def add_moves_option(parser: argparse.ArgumentParser) -> None:
+    """``--moves M [M ...]``: moves to play from the position first, one convention for all.
+
+    Each move its own argument (``--moves 11-15 23-19``) or several in one
+    quoted string (``--moves "11-15 23-19"``), as the commands took before.
+    """
+    parser.add_argument("--moves", nargs="+", default=[], metavar="M",
+                        help="moves to play from the FEN first, e.g. --moves 11-15 23-19 "
+                             "(the FEN, if any, before --moves)")
+
+
+def board_after_moves(fen: str, moves: Sequence[str]) -> Board:
+    """The board at ``fen`` after ``moves`` (``--moves``' arguments, each one or more moves).
+
+    >>> board_after_moves("B:W21-32:B1-12", ["11-15", "23-19 8-11"]).fen()[:2]
+    'W:'
+    >>> board_after_moves("B:W21-32:B1-12", ["11-15", "W:W21:B1"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    doublecorner.cli.common.UsageError: --moves, move 2: 'W:W21:B1' is a FEN, not a move: ...
+
+    :raises UsageError: a move is not legal there or is no move (a FEN after ``--moves``).
+    :raises InvalidFenError: ``fen`` is no FEN.
+    """
+    board = Board(fen)
+    texts = [text for argument in moves for text in argument.split()]
+    for number, text in enumerate(texts, start=1):
+        if ":" in text:  # every FEN has one, no move has: argparse gave --moves the FEN
+            raise UsageError(f"--moves, move {number}: {quoted(text)} is a FEN, not a move: "
+                             "put the FEN before --moves")
+        try:
+            board.push_str(text)
+        except ValueError as error:
+            raise UsageError(f"--moves, move {number}: {error}") from None
+    return board
 
 
 def add_evaluation_options(parser: argparse.ArgumentParser) -> None:

@@ -9,12 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from doublecorner.board import Board
 from doublecorner.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     ProgressBar,
     UsageError,
+    add_moves_option,
+    board_after_moves,
     counted,
     positive_int,
 )
@@ -61,8 +62,7 @@ def add_parsers(commands: Any) -> None:
                     "side to move; then the newest games that reached the position.")
     explore.add_argument("fen", nargs="?", default=STARTING_FEN,
                          help="the position (default: the start)")
-    explore.add_argument("--moves", nargs="+", default=[], metavar="M",
-                         help="moves to play from the FEN first, e.g. 11-15 23-19")
+    add_moves_option(explore)
     explore.add_argument("--top", type=positive_int, default=DEFAULT_TOP, metavar="N",
                          help=f"how many games to list (default {DEFAULT_TOP})")
     explore.add_argument("--db", type=Path, metavar="PATH", help=db_help)
@@ -167,13 +167,7 @@ def _summary_line(summary: ImportSummary) -> str:
 
 
 def _explore(arguments: argparse.Namespace) -> int:
-    board = Board(arguments.fen)
-    texts = [text for argument in arguments.moves for text in argument.split()]
-    for number, text in enumerate(texts, start=1):
-        try:
-            board.push_str(text)
-        except ValueError as error:
-            raise UsageError(f"--moves, move {number}: {error}") from None
+    board = board_after_moves(arguments.fen, arguments.moves)
     with GameDatabase(_database_path(arguments, must_exist=True)) as database:
         found = database.explore(board, top=arguments.top)
     if arguments.json:

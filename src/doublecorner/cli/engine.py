@@ -9,11 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from doublecorner.board import Board
-from doublecorner.cli.common import EXIT_FAILURE, EXIT_OK, LOCAL_RAY, UsageError
+from doublecorner.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    LOCAL_RAY,
+    UsageError,
+    board_after_moves,
+)
 from doublecorner.cli.search_options import (
     DEFAULT_GAME_SECONDS,
     add_search_options,
-    board_from_arguments,
     engine_from_arguments,
     limit_from_arguments,
     run_search,
@@ -99,7 +104,7 @@ def _analyse(arguments: argparse.Namespace) -> int:
         raise UsageError("--output and --plot need a PDN file to analyse, not a FEN")
     if arguments.ray is not None:
         raise UsageError("--ray needs a PDN file to analyse, not a FEN")
-    board = board_from_arguments(arguments.fen, arguments.moves)
+    board = board_after_moves(arguments.fen, arguments.moves)
     engine = engine_from_arguments(arguments)
     if arguments.json:
         def on_info(result: SearchResult) -> None:
@@ -123,7 +128,7 @@ def is_pdn_file(argument: str) -> bool:
 
 
 def _bestmove(arguments: argparse.Namespace) -> int:
-    board = board_from_arguments(arguments.fen, arguments.moves)
+    board = board_after_moves(arguments.fen, arguments.moves)
     result = run_search(engine_from_arguments(arguments), board, limit_from_arguments(arguments))
     if result.move is None:
         return _no_move(board)

@@ -21,6 +21,7 @@ from doublecorner.cli.common import (
     UsageError,
     add_book_option,
     add_evaluation_options,
+    add_moves_option,
     book_from_arguments,
     evaluation_from_arguments,
     positive_float,
@@ -58,8 +59,7 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("fen", nargs="?", default=STARTING_FEN,
                         help="a FEN (default: start)" if parser.prog.endswith("bestmove")
                         else "a FEN (default: start) or a PDN file")
-    parser.add_argument("--moves", default="", metavar="MOVES",
-                        help="moves to play from the FEN first, e.g. '11-15 23-19'")
+    add_moves_option(parser)
     limits = parser.add_mutually_exclusive_group()
     limits.add_argument("--time", type=positive_float, metavar="S",
                         help=f"seconds to think (default: {DEFAULT_SECONDS:g})")
@@ -120,17 +120,6 @@ def egtb_directory_from_arguments(arguments: argparse.Namespace) -> Path | None:
                  else default_directory())
     ensure_tables(directory, max_pieces=TABLES_BUILT_ON_DEMAND)
     return directory
-
-
-def board_from_arguments(fen: str, moves: str) -> Board:
-    """The board at ``fen`` after ``moves`` (space-separated, full or short form)."""
-    board = Board(fen)
-    for number, text in enumerate(moves.split(), start=1):
-        try:
-            board.push_str(text)
-        except ValueError as error:
-            raise UsageError(f"--moves, move {number}: {error}") from None
-    return board
 
 
 def limit_from_arguments(arguments: argparse.Namespace, *,
