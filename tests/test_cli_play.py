@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +23,14 @@ ENGINE_MOVE = re.compile(
     r"engine plays (\S+) \(score (\S+|win in \d+|loss in \d+) for the engine, depth \d+\)")
 HEADER_BLACK_AT_BOTTOM = "h g f e d c b a"
 HEADER_WHITE_AT_BOTTOM = "a b c d e f g h"
+SAVED = re.compile(r"saved (\d+) plies to (\S+)\nto continue: doublecorner play --resume (\S+)")
+
+
+@pytest.fixture(autouse=True)
+def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The user's data folder, where a game left by the end of input is saved: kept in tmp."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data" / "doublecorner"
 
 
 def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stdin: str,
@@ -42,9 +52,11 @@ def headers(out: str) -> list[str]:
     return [line for line in lines if line in (HEADER_BLACK_AT_BOTTOM, HEADER_WHITE_AT_BOTTOM)][::2]
 
 
-def session(board: Board, *, human: Color = Color.BLACK) -> PlaySession:
+def session(board: Board, *, human: Color = Color.BLACK,
+            save_path: Path | None = None) -> PlaySession:
     return PlaySession(board, human=human, engine=Engine(hash_mb=1),
-                       strength=Strength.from_level(1), flipped=False, numbers=False)
+                       strength=Strength.from_level(1), flipped=False, numbers=False,
+                       save_path=save_path)
 
 
 class FirstMovePlayer:
@@ -268,16 +280,159 @@ def test_help_and_unknown_commands(monkeypatch: pytest.MonkeyPatch,
     assert out.count("legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16") == 2
 
 
-def test_end_of_input_ends_cleanly(monkeypatch: pytest.MonkeyPatch,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_end_of_input_ends_cleanly_and_saves_the_game(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        data_dir: Path) -> None:
     status, out, err = play(monkeypatch, capsys, "11-15\n")
     assert status == 0 and err == ""
-    assert out.endswith("> \n") and len(ENGINE_MOVE.findall(out)) == 1
+    assert "> \nsaved 2 plies to " in out and len(ENGINE_MOVE.findall(out)) == 1
+    (saved,) = (data_dir / "games").iterdir()
+    assert re.fullmatch(r"play-\d{4}-\d\d-\d\d-\d{6}\.pdn", saved.name)
+    assert SAVED.search(out).groups() == ("2", str(saved), str(saved))  # type: ignore[union-attr]
+
+
+def test_moves_may_name_their_squares_a1_to_h8(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = play(monkeypatch, capsys, "a2-b3\nf6-15\nF6-E5\nfen\nquit\n")
+    assert status == 0 and "unknown command" not in out
+    assert "invalid move 'a2-b3': square a2 is a light square" in out
+    assert "invalid move 'f6-15'" in out
+    (reply, _), = ENGINE_MOVE.findall(out)
+    board = Board()
+    board.push_str("11-15")
+    board.push_str(reply)
+    assert printed_fens(out) == [board.fen()]
+
+
+def test_the_engine_says_it_is_thinking_before_each_search(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = play(monkeypatch, capsys, "11-15\nhint\nquit\n")
+    lines = [line.split("> ")[-1] for line in out.splitlines()]
+    thinking = [number for number, line in enumerate(lines) if line == "engine thinking ..."]
+    assert len(thinking) == 2
+    assert lines[thinking[0] + 1].startswith("engine plays ")
+    assert lines[thinking[1] + 1].startswith("hint: ")
+
+
+class InterruptedAfter:
+    """Input for a session: the given lines, then Ctrl-C at the prompt."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+
+    def readline(self) -> str:
+        if not self.lines:
+            raise KeyboardInterrupt
+        return self.lines.pop(0) + "\n"
+
+
+def test_ctrl_c_at_the_prompt_saves_the_game_and_says_where(tmp_path: Path) -> None:
+    pdn = tmp_path / "kept.pdn"
+    game = session(Board(), save_path=pdn)
+    out = io.StringIO()
+    assert game.run(InterruptedAfter("11-15"), out) == 0
+    (reply, _), = ENGINE_MOVE.findall(out.getvalue())
+    assert f"1. 11-15 {reply} *" in pdn.read_text()
+    assert SAVED.search(out.getvalue()).groups() == ("2", str(pdn), str(pdn))  # type: ignore[union-attr]
+
+
+def test_a_game_with_nothing_new_is_not_saved_again(tmp_path: Path) -> None:
+    pdn, autosave = tmp_path / "by-hand.pdn", tmp_path / "auto.pdn"
+    game = session(Board(), save_path=autosave)
+    out = io.StringIO()
+    game.run(InterruptedAfter(), out)  # no move made: nothing to keep
+    game.run(InterruptedAfter("11-15", f"save {pdn}"), out)  # saved by hand already
+    assert pdn.is_file() and not autosave.exists()
+    assert out.getvalue().count("saved 2 plies") == 1
+
+
+def test_a_save_that_fails_on_leaving_says_why_and_exits_1(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    game = session(Board(), save_path=tmp_path / "file" / "game.pdn")
+    out = io.StringIO()
+    assert game.run(InterruptedAfter("11-15"), out) == 1
+    assert f"cannot save to {str(tmp_path / 'file' / 'game.pdn')!r}" in out.getvalue()
+
+
+def test_sigint_at_the_prompt_saves_the_game(tmp_path: Path) -> None:
+    pdn = tmp_path / "interrupted.pdn"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "doublecorner", "play", *FAST, "--save", str(pdn)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("11-15\n")
+    process.stdin.flush()
+    seen = ""
+    while not seen.endswith("move 2, Black> "):  # the prompt after the engine's reply
+        character = process.stdout.read(1)
+        assert character, f"play ended early: {seen}"
+        seen += character
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert f"saved 2 plies to {pdn}" in out
+    assert "1. 11-15 " in pdn.read_text()
+
+
+def test_resume_continues_a_saved_game_with_its_colours_and_level(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path, data_dir: Path) -> None:
+    pdn = tmp_path / "game.pdn"
+    monkeypatch.setattr("sys.stdin", io.StringIO("fen\n"))
+    assert main(["play", "--color", "white", "--level", "2", "--hash", "1",
+                 "--save", str(pdn)]) == 0
+    (first_reply, _), = ENGINE_MOVE.findall(capsys.readouterr().out)
+    monkeypatch.setattr("sys.stdin", io.StringIO("21-17\nfen\n"))
+    assert main(["play", "--resume", str(pdn), "--hash", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("You play White against doublecorner (level 2).")
+    (second_reply, _), = ENGINE_MOVE.findall(out)
+    board = Board()
+    for move in (first_reply, "21-17", second_reply):
+        board.push_str(move)
+    assert printed_fens(out) == [board.fen()]
+    assert f"1. {first_reply} *" in pdn.read_text()  # the file resumed is left as it was
+    (continued,) = (data_dir / "games").iterdir()  # without --save, a new file
+    assert f"1. {first_reply} 21-17 2. {second_reply} *" in " ".join(continued.read_text().split())
+
+
+def test_resume_takes_options_over_the_tags(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    pdn = tmp_path / "game.pdn"
+    pdn.write_text('[Black "human"]\n[White "doublecorner (0.5 s per move)"]\n1. 11-15 *\n')
+    status, out, _ = play(monkeypatch, capsys, "fen\nquit\n", "--resume", str(pdn))
+    assert status == 0 and out.startswith("You play Black against doublecorner (level 1).")
+    assert len(ENGINE_MOVE.findall(out)) == 1  # White, the engine, was to move
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--resume", str(pdn), "--hash", "1"]) == 0
+    assert capsys.readouterr().out.startswith("You play Black against doublecorner (0.5 s")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "holds no game"),
+    ("1. 11-15 *\n\n1. 9-13 *\n", "holds several"),
+    ('[Black "human"]\n1. 11-15 22-18 0-1\n', "that game is over (0-1)"),
+    ("1. 11-15 12-16 *\n", "line 1, column 10: illegal move '12-16'"),
+    ('[FEN "B:W33:B1"]\n*\n', "invalid FEN"),
+])
+def test_resume_refuses_what_is_not_one_unfinished_game(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path, text: str, message: str) -> None:
+    pdn = tmp_path / "game.pdn"
+    pdn.write_text(text)
+    status, out, err = play(monkeypatch, capsys, "quit\n", "--resume", str(pdn))
+    assert status == 2 and out == ""
+    assert err.startswith(f"doublecorner: error: --resume {str(pdn)!r}: ")
+    assert message in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("options", [("--level", "11"), ("--level", "0"), ("--level", "six"),
                                      ("--time", "0"), ("--fen", "nonsense"),
-                                     ("--color", "red")])
+                                     ("--color", "red"), ("--resume", "no/such.pdn"),
+                                     ("--save", "no/such/folder/game.pdn"),
+                                     ("--fen", STARTING_FEN, "--resume", "game.pdn")])
 def test_bad_options_exit_2_with_one_line(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str],
                                           options: tuple[str, ...]) -> None:
@@ -300,11 +455,12 @@ def test_help_documents_the_levels(capsys: pytest.CaptureFixture[str]) -> None:
     assert "draw        offer a draw" in out
 
 
-def test_bytes_that_are_not_utf8_are_refused_and_the_game_goes_on() -> None:
+def test_bytes_that_are_not_utf8_are_refused_and_the_game_goes_on(tmp_path: Path) -> None:
     """Found by the fuzz test: a line of other bytes raised UnicodeDecodeError (a traceback)."""
     completed = subprocess.run(
         [sys.executable, "-m", "doublecorner", "play", "--level", "1"],
-        input=b"\xff\xfe\n11-15\nresign\n", capture_output=True, timeout=120)
+        input=b"\xff\xfe\n11-15\nresign\n", capture_output=True, timeout=120,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
     assert b"Traceback" not in completed.stderr
     assert completed.returncode == 0
     assert b"move 2, Black>" in completed.stdout  # 11-15 was played after the bad line

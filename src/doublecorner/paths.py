@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 APP_DIR = "doublecorner"
+SAVED_GAMES_DIR = "games"
 
 
 def user_data_dir(environ: Mapping[str, str] | None = None, *,
@@ -34,3 +35,13 @@ def user_data_dir(environ: Mapping[str, str] | None = None, *,
         xdg = environ.get("XDG_DATA_HOME", "")
         base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"
     return base / APP_DIR
+
+
+def saved_games_dir(environ: Mapping[str, str] | None = None, *,
+                    platform: str = sys.platform, home: Path | None = None) -> Path:
+    """Where ``play`` keeps a game left with Ctrl-C: ``games`` in :func:`user_data_dir`.
+
+    >>> saved_games_dir({"XDG_DATA_HOME": "/data"}, platform="linux").as_posix()
+    '/data/doublecorner/games'
+    """
+    return user_data_dir(environ, platform=platform, home=home) / SAVED_GAMES_DIR

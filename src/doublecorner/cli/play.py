@@ -2,20 +2,27 @@
 
 :class:`PlaySession` holds the game and reads the human's lines from any text
 stream, so that tests drive it with :class:`io.StringIO`; the subcommand
-connects it to stdin and stdout.
+connects it to stdin and stdout. A game left with Ctrl-C or the end of input
+is saved as PDN, and ``--resume`` reads such a file back.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import random
+import re
+import shlex
 import sys
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from doublecorner.board import Board
 from doublecorner.cli.common import (
+    EXIT_FAILURE,
     EXIT_OK,
     UsageError,
     add_book_option,
@@ -31,7 +38,7 @@ from doublecorner.cli.search_options import (
     new_engine,
     run_search,
 )
-from doublecorner.cli.streams import MAX_LINE_BYTES, stdin_bytes
+from doublecorner.cli.streams import MAX_LINE_BYTES, check_output_file, stdin_bytes
 from doublecorner.color import Color
 from doublecorner.diagram import board_diagram, square_numbers_diagram
 from doublecorner.engine import Engine, SearchResult
@@ -45,12 +52,18 @@ from doublecorner.engine.levels import (
 from doublecorner.errors import DraughtsError, EngineError, quoted
 from doublecorner.fen import STARTING_FEN
 from doublecorner.outcome import Termination
-from doublecorner.pdn import write_game
+from doublecorner.paths import saved_games_dir
+from doublecorner.pdn import iter_games, write_game
 
 EVENT = "doublecorner play"
+# A line that starts like a1-h8 move text (f6-e5) is a move; no command starts so.
+_SQUARE_NAME = re.compile(r"[a-h][1-8]")
+# How the PDN tags name the engine (PlaySession.engine_name): read back by --resume.
+_ENGINE_NAME = re.compile(r"doublecorner \((?:level ([0-9]{1,2})|([0-9.e+-]+) s per move)\)")
 
 COMMANDS_HELP = """\
-Type a move as its squares: 11-15, 9x18x27, or just the ends of a capture, 9x27.
+Type a move as its squares, numbered or named a1-h8: 11-15 or f6-e5, 9x18x27,
+or just the ends of a capture, 9x27.
 commands:
   moves       list the legal moves
   hint        ask the engine for a move
@@ -63,7 +76,10 @@ commands:
   save FILE   write the game so far as PDN
   new         start again from the first position, same colours
   help        this list
-  quit        leave (end of input does the same)"""
+  quit        leave without saving
+Ctrl-C at the prompt, or the end of input, leaves too and saves the game first
+(to --save FILE, or to a new file in the saved-games folder); --resume FILE
+takes it up again."""
 
 
 def _level_table() -> str:
@@ -83,14 +99,22 @@ def add_parsers(commands: Any) -> None:
                     f"{_level_table()}\n"
                     "or --time S gives the engine S seconds per move.\n\n" + COMMANDS_HELP)
     play.add_argument("--color", "--colour", choices=("black", "white", "random"),
-                      default="black", help="your side (default: black, who moves first)")
+                      help="your side (default: black, who moves first; with --resume, "
+                           "the side you played)")
     strength = play.add_mutually_exclusive_group()
     strength.add_argument("--level", type=_level, metavar="N",
                           help=f"engine strength 1-{len(LEVEL_DEPTHS)}, see the table above "
                                f"(default: {DEFAULT_LEVEL})")
     strength.add_argument("--time", type=positive_float, metavar="S",
                           help="seconds the engine thinks per move, instead of a level")
-    play.add_argument("--fen", default=STARTING_FEN, help="start position (default: start)")
+    start = play.add_mutually_exclusive_group()
+    start.add_argument("--fen", default=STARTING_FEN, help="start position (default: start)")
+    start.add_argument("--resume", type=Path, metavar="FILE",
+                       help="continue the game saved in FILE (one game of PDN), with the "
+                            "colours and strength its tags record unless given here")
+    play.add_argument("--save", type=Path, metavar="FILE",
+                      help="where Ctrl-C or the end of input saves the game (default: "
+                           f"a new play-DATE-TIME.pdn in {saved_games_dir()})")
     play.add_argument("--flip", action="store_true",
                       help="start with the engine's side at the bottom (default: yours)")
     play.add_argument("--numbers", action="store_true",
@@ -113,23 +137,87 @@ def _level(text: str) -> int:
 
 
 def _play(arguments: argparse.Namespace) -> int:
-    board = Board(arguments.fen)
+    if arguments.save is not None:
+        check_output_file(arguments.save, "--save")
+    if arguments.resume is not None:
+        saved = read_saved_game(arguments.resume)
+    else:
+        saved = SavedGame(Board(arguments.fen), human=None, strength=None)
     if arguments.color == "random":
         human = random.choice((Color.BLACK, Color.WHITE))
-    else:
+    elif arguments.color is not None:
         human = Color[arguments.color.upper()]
+    else:
+        human = saved.human or Color.BLACK
     if arguments.time is not None:
         strength = Strength.from_seconds(arguments.time)
-    else:
+    elif arguments.level is not None or saved.strength is None:
         strength = Strength.from_level(arguments.level or DEFAULT_LEVEL)
+    else:
+        strength = saved.strength
     evaluation = evaluation_from_arguments(arguments)
     book = book_from_arguments(arguments)
     check_hash_fits(arguments.hash)
     engine = new_engine(arguments.hash, **evaluation, **book)
-    session = PlaySession(board, human=human, engine=engine,
+    save_path = arguments.save or saved_games_dir() / f"play-{datetime.now():%Y-%m-%d-%H%M%S}.pdn"
+    session = PlaySession(saved.board, human=human, engine=engine,
                           strength=strength, flipped=(human is Color.BLACK) != arguments.flip,
-                          numbers=arguments.numbers)
+                          numbers=arguments.numbers, save_path=save_path)
     return session.run(StdinLines(), sys.stdout)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A game to take up: the board after its moves, and what its tags say of the players.
+
+    ``human`` is the side whose tag names :data:`HUMAN_NAME`, ``strength`` the
+    engine's as :attr:`PlaySession.engine_name` spells it; ``None`` when the
+    tags do not say (a game saved by another program).
+    """
+
+    board: Board
+    human: Color | None
+    strength: Strength | None
+
+
+def read_saved_game(path: Path) -> SavedGame:
+    """The one game of the PDN file ``path``, as ``save`` and Ctrl-C write it.
+
+    :raises UsageError: no such file, a file that is not one unfinished game,
+        or a PDN error (with its line and column).
+    """
+    shown = f"--resume {quoted(str(path))}"
+    if not path.is_file():
+        raise UsageError(f"{shown}: no such file")
+    try:
+        games = list(itertools.islice(iter_games(path, strict=True), 2))
+        if len(games) != 1:
+            raise UsageError(f"{shown}: the file holds {'no game' if not games else 'several'}"
+                             "; --resume takes a file of one game, as 'save' writes it")
+        (game,) = games
+        board = game.end().board()
+    except DraughtsError as error:  # PdnError, or a FEN tag that is no position
+        raise UsageError(f"{shown}: {error}") from None
+    if game.result != "*":
+        raise UsageError(f"{shown}: that game is over ({game.result}); nothing to resume")
+    humans = [color for color in Color if game.headers.get(str(color)) == HUMAN_NAME]
+    human = humans[0] if len(humans) == 1 else None
+    strength = None
+    if human is not None:
+        named = _ENGINE_NAME.fullmatch(game.headers.get(str(human.opponent), ""))
+        strength = _strength_named(*named.groups()) if named else None
+    return SavedGame(board, human=human, strength=strength)
+
+
+def _strength_named(level: str | None, seconds: str | None) -> Strength | None:
+    """The strength of a level or of seconds a move; ``None`` for a value out of range."""
+    try:
+        if level is not None:
+            return Strength.from_level(int(level))
+        value = float(seconds or "nan")
+    except (EngineError, ValueError):
+        return None
+    return Strength.from_seconds(value) if 0 < value < float("inf") else None
 
 
 class StdinLines:
@@ -188,6 +276,8 @@ class PlaySession:
     The game starts where ``board`` stands; moves already made on it count for
     repetitions and are saved, but ``undo`` and ``new`` go back no further.
     ``flipped`` shows Black at the bottom of the board (White is there otherwise).
+    ``save_path``: where Ctrl-C at the prompt or the end of the input saves a
+    game with moves not yet saved; ``None`` leaves without saving.
 
     >>> import io
     >>> session = PlaySession(Board("B:W18:B"), human=Color.BLACK, engine=Engine(hash_mb=1),
@@ -203,13 +293,14 @@ class PlaySession:
     """
 
     def __init__(self, board: Board, *, human: Color, engine: Engine, strength: Strength,
-                 flipped: bool, numbers: bool) -> None:
+                 flipped: bool, numbers: bool, save_path: Path | None = None) -> None:
         self.board = board
         self.human = human
         self.engine = engine
         self.strength = strength
         self.flipped = flipped
         self.numbers = numbers
+        self.save_path = save_path
         self._start = board.copy()  # what `new` goes back to
         root = board.copy()
         while root.move_stack:
@@ -220,6 +311,7 @@ class PlaySession:
         self._announced = False
         self._board_is_stale = True
         self._out: TextIO = sys.stdout
+        self._saved_pdn = self._pdn()  # a resumed game is saved already; a new one is empty
 
     @property
     def engine_name(self) -> str:
@@ -256,13 +348,16 @@ class PlaySession:
                 self._show_board()
             if ending is not None and not self._announced:
                 self._announce(ending)
-            out.write("game over> " if ending is not None
-                      else f"move {self._move_number()}, {self.board.turn}> ")
-            out.flush()
-            line = lines.readline()
-            if not line:  # end of input: leave as quietly as `quit`
+            try:  # from the prompt on: Ctrl-C while writing it counts as at the prompt
+                out.write("game over> " if ending is not None
+                          else f"move {self._move_number()}, {self.board.turn}> ")
+                out.flush()
+                line = lines.readline()
+            except KeyboardInterrupt:
+                line = ""
+            if not line:  # Ctrl-C or the end of input: leave, keeping the game
                 out.write("\n")
-                return EXIT_OK
+                return self._save_on_leaving()
             if not self._handle(line.strip(), ending):
                 return EXIT_OK
 
@@ -279,7 +374,7 @@ class PlaySession:
         if word == "save":
             self._save(argument)
             return True
-        if word[0].isdigit():
+        if word[0].isdigit() or _SQUARE_NAME.match(word):
             if ending is not None:
                 self._say_game_over(ending)
             else:
@@ -291,7 +386,8 @@ class PlaySession:
                          "resign": self._resign}
         action = anytime.get(word) or while_playing.get(word)
         if action is None:
-            self._say(f"unknown command {word!r}: type a move such as 11-15, or 'help'")
+            self._say(f"unknown command {word!r}: type a move such as 11-15 or f6-e5, "
+                      "or 'help'")
         elif argument:
             self._say(f"{word!r} takes no argument")
         elif ending is not None and word in while_playing:
@@ -311,6 +407,8 @@ class PlaySession:
     # -- the engine ----------------------------------------------------------
 
     def _search(self, *, use_book: bool = True) -> SearchResult:
+        # A deep level thinks for seconds: say so, or the terminal looks frozen.
+        self._say("engine thinking ...")
         self._out.flush()  # the user sees everything so far while the engine thinks
         return run_search(self.engine, self.board, self.strength.limit, use_book=use_book)
 
@@ -391,20 +489,39 @@ class PlaySession:
         if not name:
             self._say("usage: save FILE")
             return
-        ending = self.ending()
-        tags = {"Event": EVENT,
-                "Black": HUMAN_NAME if self.human is Color.BLACK else self.engine_name,
-                "White": HUMAN_NAME if self.human is Color.WHITE else self.engine_name}
-        text = write_game(self.board.move_stack, tags=tags, start_fen=self._root_fen,
-                          result=ending.result if ending is not None else "*")
-        path = Path(name).expanduser()
+        self._write(Path(name).expanduser())
+
+    def _write(self, path: Path) -> bool:
+        """Save the game as PDN to ``path`` and say so; ``False`` (said too) if it cannot."""
+        text = self._pdn()
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as error:
             self._say(f"cannot save to {str(path)!r}: {error.strerror or error}")
-            return
+            return False
+        self._saved_pdn = text
         plies = len(self.board.move_stack)
         self._say(f"saved {plies} {'ply' if plies == 1 else 'plies'} to {path}")
+        return True
+
+    def _save_on_leaving(self) -> int:
+        """Save what ``save`` or ``--resume`` did not already hold; the exit status."""
+        if self.save_path is None or self._pdn() == self._saved_pdn:
+            return EXIT_OK
+        with contextlib.suppress(OSError):  # the write below says why the folder is not there
+            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        if not self._write(self.save_path):
+            return EXIT_FAILURE
+        self._say(f"to continue: doublecorner play --resume {shlex.quote(str(self.save_path))}")
+        return EXIT_OK
+
+    def _pdn(self) -> str:
+        ending = self.ending()
+        tags = {"Event": EVENT,
+                "Black": HUMAN_NAME if self.human is Color.BLACK else self.engine_name,
+                "White": HUMAN_NAME if self.human is Color.WHITE else self.engine_name}
+        return write_game(self.board.move_stack, tags=tags, start_fen=self._root_fen,
+                          result=ending.result if ending is not None else "*")
 
     # -- output --------------------------------------------------------------
 
