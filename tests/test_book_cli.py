@@ -10,6 +10,7 @@ import pytest
 from doublecorner import Board
 from doublecorner.book import Book
 from doublecorner.cli import main
+from doublecorner.db import default_db_path
 from tests.test_book import GAMES
 
 
@@ -61,6 +62,25 @@ def test_build_refuses_bad_input_in_one_line(db: Path, tmp_path: Path,
         status, out, err = run(capsys, "book", "build", *argv)
         assert (status, out) == (2, ""), argv
         assert message in err and err.count("\n") == 1, err
+
+
+def test_build_reads_the_default_game_database_as_db_import_writes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``book build`` without ``--db``: the database ``db import`` fills by default."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    out_path = tmp_path / "default.book"
+    status, _, err = run(capsys, "book", "build", "--out", str(out_path))
+    assert status == 2
+    assert err == (f"doublecorner: error: no game database at '{default_db_path()}' "
+                   "(import games with 'doublecorner db import FILE...')\n")
+    (tmp_path / "games.pdn").write_text(GAMES, encoding="utf-8")
+    assert run(capsys, "db", "import", str(tmp_path / "games.pdn"))[0] == 0
+    status, out, _ = run(capsys, "book", "build", "--out", str(out_path), "--min-games", "2",
+                         "--max-plies", "8")
+    assert status == 0
+    assert out.startswith(f"{out_path}: 5 moves in 5 positions from 5 games")
+    assert "default: " in run(capsys, "book", "build", "--help")[1]
 
 
 def test_show_prints_a_position_s_moves(book: Path, capsys: pytest.CaptureFixture[str]) -> None:

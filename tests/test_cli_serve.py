@@ -18,8 +18,10 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from doublecorner.cli import main
+from doublecorner.cli import build_parser, main
+from doublecorner.cli.search_options import DEFAULT_HASH_MB
 from doublecorner.cli.serve import INSTALL_HINT
+from doublecorner.db import default_db_path
 
 
 class FakeRun:
@@ -178,7 +180,7 @@ def test_listening_everywhere_without_a_host_name_warns(
 @pytest.mark.parametrize(("options", "available", "words"), [
     (["--hash", "65536"], 4000, "65536 MB of memory, and 4000 MB are available"),
     (["--hash", "1024", "--engine-threads", "4"], 3000, "4096 MB"),
-    (["--hash", "70000"], None, "at most 65536"),
+    (["--hash", "70000"], None, "expected 1 to 65536 MB, not 70000"),
 ])
 def test_an_engine_table_the_machine_cannot_hold_is_a_usage_error(
         fake_run: FakeRun, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
@@ -231,3 +233,36 @@ def test_the_server_answers_a_malformed_request_with_json(fake_run: FakeRun, tmp
     assert "Content-Length" in json.loads(body)["error"]
     assert transport.closed
     loop.close()
+
+
+# -- the game database's default path, the one --hash default (issue 27) ---------------------
+
+
+def test_without_games_db_the_explorer_opens_the_default_game_database(
+        fake_run: FakeRun, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    default = default_db_path()
+    serve = ["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite3"), "--hash", "1"]
+    assert main(serve) == 0
+    out = capsys.readouterr().out
+    assert f"no game database at {default}: the opening explorer is off" in out
+    assert not default.exists()  # looking does not create it
+
+    pdn = tmp_path / "club.pdn"
+    pdn.write_text('[Result "1-0"]\n\n1. 11-15 23-19 1-0\n', encoding="utf-8")
+    assert main(["db", "import", str(pdn)]) == 0  # into the same default
+    assert main(serve) == 0
+    out = capsys.readouterr().out
+    assert f"opening explorer on the game database {default}" in out
+    server = fake_run.calls[-1][0]
+    with TestClient(server.config.app, base_url="http://127.0.0.1") as client:
+        assert client.get("/api/explore").json()["games"] == 1
+
+
+def test_serve_s_hash_default_is_the_one_of_every_engine_command() -> None:
+    parser = build_parser()
+    defaults = {command: parser.parse_args([command, *rest]).hash
+                for command, rest in (("serve", []), ("analyse", []), ("bestmove", []),
+                                      ("play", []), ("book", ["deepen", "--out", "x"]))}
+    assert set(defaults.values()) == {DEFAULT_HASH_MB}, defaults

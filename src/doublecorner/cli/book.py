@@ -33,6 +33,7 @@ from doublecorner.cli.common import (
     positive_int,
     whole_number,
 )
+from doublecorner.cli.db import database_path
 from doublecorner.cli.memory import check_hash_fits
 from doublecorner.cli.search_options import (
     DEFAULT_HASH_MB,
@@ -41,7 +42,7 @@ from doublecorner.cli.search_options import (
     node_count,
     search_depth,
 )
-from doublecorner.db import GameDatabase
+from doublecorner.db import GameDatabase, default_db_path
 from doublecorner.engine import Limit
 from doublecorner.errors import quoted
 from doublecorner.fen import STARTING_FEN
@@ -61,8 +62,9 @@ def add_parsers(commands: Any) -> None:
         description="From the positions the games start from, one ply at a time: every move "
                     "played in at least N games there (by any order of moves) enters the book, "
                     "weighted by the half-points its side scored with it (2 x wins + draws).")
-    build.add_argument("--db", type=Path, required=True, metavar="PATH",
-                       help="the game database ('doublecorner db import' makes one)")
+    build.add_argument("--db", type=Path, metavar="PATH",
+                       help="the game database ('doublecorner db import' makes one; "
+                            f"default: {default_db_path()})")
     build.add_argument("--out", type=Path, required=True, metavar="BOOK",
                        help="the book file to write")
     build.add_argument("--min-games", type=positive_int, default=DEFAULT_MIN_GAMES,
@@ -146,9 +148,7 @@ def check_output(path: Path, option: str = "--out") -> None:
 
 
 def _build(arguments: argparse.Namespace) -> int:
-    if not arguments.db.is_file():
-        raise UsageError(f"no game database at {quoted(str(arguments.db))} "
-                         "(import games with 'doublecorner db import FILE... --db PATH')")
+    db_path = database_path(arguments.db, must_exist=True)
     check_output(arguments.out)
     bar = ProgressBar("book build")
 
@@ -157,7 +157,7 @@ def _build(arguments: argparse.Namespace) -> int:
             f"{counted(step.positions, 'position')}, {counted(step.entries, 'move')}")
 
     try:
-        with GameDatabase(arguments.db) as database:
+        with GameDatabase(db_path) as database:
             book = build_book(database, min_games=arguments.min_games,
                               max_plies=arguments.max_plies, progress=progress)
             games = database.count_games()

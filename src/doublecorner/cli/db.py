@@ -102,12 +102,12 @@ def _date(text: str) -> str:
     return text
 
 
-def _database_path(arguments: argparse.Namespace, *, must_exist: bool) -> Path:
-    """The ``--db`` path, or the default one.
+def database_path(option: Path | None, *, must_exist: bool) -> Path:
+    """The game database's ``--db`` path, or the default one: every command's the same.
 
     :raises UsageError: the file is missing and ``must_exist``, or it is a folder.
     """
-    path: Path = arguments.db if arguments.db is not None else default_db_path()
+    path = option if option is not None else default_db_path()
     if path.is_dir():
         raise UsageError(f"--db {quoted(str(path))} is a folder, not a database file")
     if must_exist and not path.exists():
@@ -124,7 +124,7 @@ def _import(arguments: argparse.Namespace) -> int:
         if not os.path.isfile(name):
             problem = "is a folder" if os.path.isdir(name) else "does not exist"
             raise UsageError(f"cannot import {quoted(name)}: it {problem}")
-    path = _database_path(arguments, must_exist=False)
+    path = database_path(arguments.db, must_exist=False)
     bar = ProgressBar("db import")
 
     def progress(step: ImportProgress) -> None:
@@ -168,7 +168,7 @@ def _summary_line(summary: ImportSummary) -> str:
 
 def _explore(arguments: argparse.Namespace) -> int:
     board = board_after_moves(arguments.fen, arguments.moves)
-    with GameDatabase(_database_path(arguments, must_exist=True)) as database:
+    with GameDatabase(database_path(arguments.db, must_exist=True)) as database:
         found = database.explore(board, top=arguments.top)
     if arguments.json:
         print(json.dumps(found.to_json()))
@@ -205,7 +205,7 @@ def _search(arguments: argparse.Namespace) -> int:
     query = GameQuery(player=arguments.player, black=arguments.black, white=arguments.white,
                       event=arguments.event, date_from=arguments.date_from,
                       date_to=arguments.date_to, result=arguments.result)
-    with GameDatabase(_database_path(arguments, must_exist=True)) as database:
+    with GameDatabase(database_path(arguments.db, must_exist=True)) as database:
         games = database.search(query, limit=arguments.limit)
     if arguments.json:
         print(json.dumps([game.to_json() for game in games]))
@@ -217,7 +217,7 @@ def _search(arguments: argparse.Namespace) -> int:
 
 
 def _show(arguments: argparse.Namespace) -> int:
-    with GameDatabase(_database_path(arguments, must_exist=True)) as database:
+    with GameDatabase(database_path(arguments.db, must_exist=True)) as database:
         game = database.game(arguments.id)
     sys.stdout.write(game.pdn)
     for fault in game.faults:

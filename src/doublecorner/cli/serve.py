@@ -6,7 +6,8 @@ The listening socket is bound before the server starts: the address printed
 is the one in use (``--port 0`` picks a free port), and a port already taken
 is reported in one line, as are a missing extra, a ``--db`` that is no
 database or sits in a missing folder, and a ``--games-db`` (the explorer's
-game database, opened read only) that is missing or no game database (exit 2:
+game database, opened read only; without the option, the one ``db import``
+fills by default, if it exists) that is missing or no game database (exit 2:
 the environment cannot serve; only the default data folder is created). The
 server answers only for the loopback names and those given with
 ``--allowed-host`` (and the address it listens on, when that is one address);
@@ -32,7 +33,9 @@ from doublecorner.cli.common import (
     whole_number,
 )
 from doublecorner.cli.memory import available_memory_mb
+from doublecorner.cli.search_options import DEFAULT_HASH_MB, hash_megabytes
 from doublecorner.cli.streams import check_output_file
+from doublecorner.db import default_db_path as default_games_db_path
 from doublecorner.errors import quoted
 
 INSTALL_HINT = "pip install '.[web]' in doublecorner's folder"
@@ -60,13 +63,14 @@ def add_parsers(commands: Any) -> None:
     serve.add_argument("--games-db", type=Path, metavar="PATH",
                        help="a game database made by 'doublecorner db import', for the "
                             "opening explorer of the analysis board (read only; default: "
-                            "no explorer)")
+                            f"{default_games_db_path()} if it exists, else no explorer)")
     serve.add_argument("--engine-threads", type=positive_int, default=1, metavar="N",
                        help="engine searches that may run at once (default: 1)")
     serve.add_argument("--max-seconds", type=positive_float, default=10.0, metavar="S",
                        help="longest time one engine search may take (default: 10)")
-    serve.add_argument("--hash", type=positive_int, default=32, metavar="MB",
-                       help="transposition table of each engine thread (default: 32)")
+    serve.add_argument("--hash", type=hash_megabytes, default=DEFAULT_HASH_MB, metavar="MB",
+                       help="transposition table of each engine thread, as for analyse "
+                            f"(default: {DEFAULT_HASH_MB})")
     serve.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
                        help="let the engine probe the endgame tables in DIR (default: the "
                             "folder 'doublecorner egtb build' fills)")
@@ -106,7 +110,8 @@ def _serve(arguments: argparse.Namespace) -> int:
     if arguments.db is not None:  # only the default folder is created; a typo is not
         check_output_file(arguments.db, "--db")
     db_path = arguments.db if arguments.db is not None else default_db_path()
-    games_db_problem = _games_db_problem(arguments.games_db)
+    games_db = _games_db(arguments.games_db)
+    games_db_problem = _games_db_problem(games_db)
     if games_db_problem is not None:
         print(f"doublecorner: error: {games_db_problem}", file=sys.stderr)
         return EXIT_USAGE
@@ -127,7 +132,7 @@ def _serve(arguments: argparse.Namespace) -> int:
         app = create_app(db_path, engine_threads=arguments.engine_threads,
                          max_seconds=arguments.max_seconds, hash_mb=arguments.hash,
                          tables=tables_from_arguments(arguments), allowed_hosts=hosts,
-                         games_db=arguments.games_db,
+                         games_db=games_db,
                          **book, limits=ServerLimits(
                              max_games=arguments.max_games,
                              max_games_per_client=arguments.max_games_per_client))
@@ -140,9 +145,11 @@ def _serve(arguments: argparse.Namespace) -> int:
     print(f"doublecorner: serving on {_url(listener)} (games in {db_path}); Ctrl-C stops it",
           flush=True)
     print(f"doublecorner: allowed hosts: {', '.join(hosts)}", flush=True)
-    if arguments.games_db is not None:
-        print(f"doublecorner: opening explorer on the game database {arguments.games_db}",
-              flush=True)
+    if games_db is not None:
+        print(f"doublecorner: opening explorer on the game database {games_db}", flush=True)
+    else:
+        print(f"doublecorner: no game database at {default_games_db_path()}: the opening "
+              "explorer is off ('doublecorner db import FILE...' makes one)", flush=True)
     print(f"doublecorner: invite links start with {_base_url(hosts, LOOPBACK_HOSTS, port)}",
           flush=True)
     if not _is_loopback(arguments.host) and set(hosts) <= set(LOOPBACK_HOSTS):
@@ -157,6 +164,14 @@ def _serve(arguments: argparse.Namespace) -> int:
     with listener:
         uvicorn.Server(config).run(sockets=[listener])
     return EXIT_OK
+
+
+def _games_db(option: Path | None) -> Path | None:
+    """The explorer's game database: ``--games-db``, else the default one if it exists."""
+    if option is not None:
+        return option
+    default = default_games_db_path()
+    return default if default.is_file() else None
 
 
 def _games_db_problem(path: Path | None) -> str | None:
