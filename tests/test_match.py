@@ -100,6 +100,20 @@ def test_a_player_may_search_a_fixed_number_of_nodes() -> None:
     assert records[0].black == f"doublecorner(500 nodes, {DEFAULT_EVALUATION})"
 
 
+def test_an_engine_player_takes_its_network_as_network_or_weights() -> None:
+    """``engine:network=FILE`` as ``--network FILE``; ``weights=`` is the older name (issue 27)."""
+    shipped = Path(__file__).parents[1] / "src" / "doublecorner" / "engine" / "network.dcnn"
+    for key in ("network", "weights"):
+        player = parse_player(f"engine:depth=1,{key}={shipped}", default_limit=Limit(depth=1),
+                              movetime=0.1)
+        assert player.name == "doublecorner(depth 1, nn network.dcnn)"
+    for spec, message in ((f"engine:network={shipped},weights={shipped}",
+                           "network= and weights= name the same file"),
+                          (f"engine:eval=linear,network={shipped}", "network= goes with eval=nn")):
+        with pytest.raises(EngineError, match=message):
+            parse_player(spec, default_limit=Limit(depth=1), movetime=0.1)
+
+
 def test_match_statistics() -> None:
     even = MatchScore(wins=10, draws=80, losses=10)
     assert even.score == 0.5 and even.elo == 0 and even.los == 0.5

@@ -40,8 +40,9 @@ from doublecorner.match.pentanomial import PairCounter
 from doublecorner.match.sprt import SequentialTest, Sprt, Verdict, parse_sprt
 
 DEFAULT_SECONDS = 0.1
-PLAYER_HELP = ("a player: engine[:time=S|depth=D|nodes=N,hash=MB,eval=nn|linear,weights=FILE,"
-               "name=N], random[:seed=N], "
+PLAYER_HELP = ("a player: engine[:time=S|depth=D|nodes=N,hash=MB,eval=nn|linear,network=FILE,"
+               "book=BOOK,name=N] (network= as --network; weights= is another name for it), "
+               "random[:seed=N], "
                "pydraughts[:python=PATH,time=S], openspiel[:python=PATH,time=S] (the peers "
                "run under the given Python, where their package is installed), or the name "
                "of an --engine [:time=S|depth=D|nodes=N]")

@@ -3,7 +3,8 @@
 A player is anything with a ``name``, ``new_game()``, ``choose(board)`` and
 ``close()``. :func:`parse_player` builds one from a command-line spec such as
 ``engine:time=0.1``, ``engine:depth=8,hash=32``, ``engine:eval=linear``,
-``engine:weights=PATH`` (a network file; implies ``eval=nn``),
+``engine:network=PATH`` (a network file, ``--network`` on the command line;
+implies ``eval=nn``; ``weights=`` is another name for it),
 ``engine:book=PATH`` (an opening book, drawn from with seed 0 each game), ``random:seed=7``,
 ``pydraughts:python=PATH`` or ``openspiel:python=PATH``. The last two run
 the peer programs in ``peer_workers/`` with the given interpreter (the peers
@@ -159,14 +160,14 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float,
             limit = Limit(time=_seconds(spec, options.pop("time")))
         hash_mb = _whole(spec, options.pop("hash", "64"))
         name = options.pop("name", None)
-        network = options.pop("weights", None)
+        network = _network(spec, options)
         book = options.pop("book", None)
         evaluation = options.pop("eval", "nn" if network is not None else DEFAULT_EVALUATION)
         if evaluation not in EVALUATIONS:
             raise EngineError(f"player {spec!r}: eval is {' or '.join(EVALUATIONS)}, "
                               f"not {evaluation!r}")
         if network is not None and evaluation != "nn":
-            raise EngineError(f"player {spec!r}: weights= goes with eval=nn")
+            raise EngineError(f"player {spec!r}: network= goes with eval=nn")
         _no_more(spec, options)
         return EnginePlayer(limit, hash_mb=hash_mb, name=name, evaluation=evaluation,
                             network=network, book=book)
@@ -229,6 +230,17 @@ def _external(spec: str, engine: ExternalEngine, options: dict[str, str],
         go = GoCommand(movetime=round(movetime * 1000))
     _no_more(spec, options)
     return ProtocolPlayer(engine.command, name=engine.name, go=go, options=engine.options)
+
+
+def _network(spec: str, options: dict[str, str]) -> str | None:
+    """The ``network=`` file of an engine spec (``weights=``, its older name, too), taken out.
+
+    :raises EngineError: both names are given.
+    """
+    if "network" in options and "weights" in options:
+        raise EngineError(f"player {spec!r}: network= and weights= name the same file: "
+                          "give one")
+    return options.pop("network", None) or options.pop("weights", None)
 
 
 def _options(spec: str, text: str) -> dict[str, str]:
