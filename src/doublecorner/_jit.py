@@ -42,6 +42,17 @@ def kernel_source_stamp() -> str:
     return digest.hexdigest()
 
 
+def cache_folder(compiled: Callable[..., Any]) -> Path | None:
+    """The folder of numba's disk cache that holds ``compiled``.
+
+    ``NUMBA_CACHE_DIR`` or numba's own choice (``__pycache__`` beside the
+    source, else a per-user folder); None where nothing is cached (no numba,
+    ``NUMBA_DISABLE_JIT=1``).
+    """
+    path = getattr(getattr(compiled, "_cache", None), "_cache_path", None)
+    return Path(path) if isinstance(path, str) and path else None
+
+
 def kernel_function(func: F) -> F:
     """Compile ``func`` with numba (cached on disk, GIL released), if numba is present."""
     return _compile(func, inline="never")
