@@ -29,6 +29,7 @@ def test_two_processes_on_an_empty_cache_compile_once(tmp_path: Path) -> None:
     assert sorted(err.count(NOTICE) for _, err in results) == [0, 1], results
 
 
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="numba compiles nothing")
 def test_a_real_compile_is_announced_at_once(caplog: pytest.LogCaptureFixture) -> None:
     @numba.njit(cache=False)
     def fresh(value: int) -> int:  # compiled here for the first time
