@@ -16,8 +16,8 @@ third is a two-player game. Every move is a random legal move taken from
 the previous answer (seeded), sent with the token of the side that plays it.
 Each answer is checked: the moves must be the ones before plus the one just
 played (and the engine's reply). Every client comes from 127.0.0.1, so the
-per-client write rate and game cap are lifted: the bench measures the server,
-not its limits.
+per-client write rate, game cap and connections per address are lifted: the
+bench measures the server, not its limits.
 
 Reported: move requests per second (and plies stored per second, engine
 replies included) and the latency percentiles of each kind of request. Then
@@ -54,11 +54,14 @@ import httpx
 import uvicorn
 
 from doublecorner.web.app import create_app
-from doublecorner.web.http_protocol import JsonErrorH11Protocol
+from doublecorner.web.http_protocol import server_config
 from doublecorner.web.limits import ServerLimits
 from doublecorner.web.store import GameStore
 
 HOST = "127.0.0.1"  # loopback only
+# Every client is 127.0.0.1: the bench measures the server, not its limits.
+LIFTED = ServerLimits(write_rate=1e9, write_burst=10**9, max_games_per_client=None,
+                      max_connections_per_client=10**6)
 SEED = 20261130
 STARTUP_TIMEOUT = 30.0
 
@@ -93,14 +96,13 @@ def progress(message: str) -> None:
 class ServerThread:
     """uvicorn serving ``app`` on a loopback socket in a background thread."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, limits: ServerLimits) -> None:
         # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say
         # they are TCP, and without it every answer waits ~40 ms for a delayed ACK.
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.socket.bind((HOST, 0))
         self.url = f"http://{HOST}:{self.socket.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="warning", access_log=False,
-                                http=JsonErrorH11Protocol)
+        config = server_config(app, limits, log_level="warning", access_log=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.socket]}, daemon=True)
@@ -214,13 +216,14 @@ SERVE = """
 import sys
 import uvicorn
 from doublecorner.web.app import create_app
-from doublecorner.web.http_protocol import JsonErrorH11Protocol
+from doublecorner.web.http_protocol import server_config
 from doublecorner.web.limits import ServerLimits
+limits = ServerLimits(write_rate=1e9, write_burst=10**9, max_games_per_client=None,
+                      max_connections_per_client=10**6)
 app = create_app(sys.argv[1], engine_threads=int(sys.argv[3]), max_seconds=5.0, hash_mb=8,
-                 limits=ServerLimits(write_rate=1e9, write_burst=10**9,
-                                     max_games_per_client=None))
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
-            http=JsonErrorH11Protocol)
+                 limits=limits)
+uvicorn.Server(server_config(app, limits, host="127.0.0.1", port=int(sys.argv[2]),
+                             log_level="warning")).run()
 """
 
 
@@ -300,10 +303,8 @@ def main(argv: list[str] | None = None) -> int:
                  f"engine level {arguments.level}, {arguments.engine_threads} engine threads")
         if arguments.kill_after is None:
             app = create_app(db_path, engine_threads=arguments.engine_threads,
-                             max_seconds=5.0, hash_mb=8,
-                             limits=ServerLimits(write_rate=1e9, write_burst=10**9,
-                                                 max_games_per_client=None))
-            with ServerThread(app) as server:
+                             max_seconds=5.0, hash_mb=8, limits=LIFTED)
+            with ServerThread(app, LIFTED) as server:
                 progress(f"server on {server.url}")
                 tally, seconds = asyncio.run(asyncio.wait_for(
                     run_clients(server.url, plan, arguments.level), arguments.timeout))

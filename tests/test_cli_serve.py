@@ -8,12 +8,14 @@ tests stand in for ``uvicorn.Server.run`` to see what it was given, and
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import socket
 import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 from fastapi.testclient import TestClient
@@ -22,6 +24,8 @@ from doublecorner.cli import build_parser, main
 from doublecorner.cli.search_options import DEFAULT_HASH_MB
 from doublecorner.cli.serve import INSTALL_HINT
 from doublecorner.db import default_db_path
+from doublecorner.web import limits
+from doublecorner.web.limits import ServerLimits
 
 
 class FakeRun:
@@ -266,3 +270,64 @@ def test_serve_s_hash_default_is_the_one_of_every_engine_command() -> None:
                 for command, rest in (("serve", []), ("analyse", []), ("bestmove", []),
                                       ("play", []), ("book", ["deepen", "--out", "x"]))}
     assert set(defaults.values()) == {DEFAULT_HASH_MB}, defaults
+
+
+def write_statuses(config: uvicorn.Config, forwarded_for: list[str]) -> list[int]:
+    """The statuses of POSTs from 127.0.0.1 through the app as uvicorn wraps it, one for
+    each ``X-Forwarded-For`` value (the path takes no POST: only the limits act)."""
+    if not config.loaded:
+        config.load()
+
+    async def post_all() -> list[int]:
+        transport = httpx.ASGITransport(app=config.loaded_app, client=("127.0.0.1", 50000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            return [(await client.post("/api/nothing", headers={"X-Forwarded-For": value})
+                     ).status_code for value in forwarded_for]
+
+    return asyncio.run(post_all())
+
+
+@dataclasses.dataclass(frozen=True)
+class ThreeWrites(ServerLimits):
+    """Limits of 3 writes per client, and no more for the length of a test."""
+
+    write_rate: float = 0.001
+    write_burst: int = 3
+
+
+@pytest.fixture
+def three_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """serve's limits are :class:`ThreeWrites`."""
+    monkeypatch.setattr(limits, "ServerLimits", ThreeWrites)
+
+
+def test_x_forwarded_for_is_ignored_without_a_trusted_proxy(
+        fake_run: FakeRun, tmp_path: Path, three_writes: None) -> None:
+    # Each POST claims another client; the write limit still counts them as the one
+    # address they come from.
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite3"), "--hash", "1"]) == 0
+    ((server, _),) = fake_run.calls
+    statuses = write_statuses(server.config, [f"203.0.113.{n}" for n in range(4)])
+    assert statuses == [405, 405, 405, 429]
+
+
+def test_x_forwarded_for_names_the_client_behind_a_trusted_proxy(
+        fake_run: FakeRun, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        three_writes: None) -> None:
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite3"), "--hash", "1",
+                 "--forwarded-allow-ips", "127.0.0.1, 10.0.0.0/8"]) == 0
+    assert "X-Forwarded-For of 127.0.0.1, 10.0.0.0/8" in capsys.readouterr().out
+    ((server, _),) = fake_run.calls
+    assert write_statuses(server.config, [f"203.0.113.{n}" for n in range(4)]) == [405] * 4
+    assert write_statuses(server.config, ["198.51.100.7"] * 4) == [405, 405, 405, 429]
+
+
+@pytest.mark.parametrize("value", ["proxy.lan", "127.0.0.1, 300.1.1.1", " , "])
+def test_a_forwarded_allow_ips_that_is_no_address_is_a_usage_error(
+        fake_run: FakeRun, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        value: str) -> None:
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite3"),
+                 "--forwarded-allow-ips", value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("doublecorner serve: error: --forwarded-allow-ips: ")
+    assert err.count("\n") == 1 and fake_run.calls == []

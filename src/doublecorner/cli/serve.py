@@ -82,6 +82,12 @@ def add_parsers(commands: Any) -> None:
     serve.add_argument("--max-games-per-client", type=positive_int, default=5_000,
                        metavar="N", help="games one client address keeps at most "
                                          "(default: 5000)")
+    serve.add_argument("--forwarded-allow-ips", metavar="ADDRS",
+                       help="behind a reverse proxy: the proxy's addresses or networks, "
+                            "comma-separated (or * for any), whose X-Forwarded-For header "
+                            "names the client that the per-client limits count (default: "
+                            "none; the header is ignored and each client is the address it "
+                            "connects from)")
     serve.add_argument("--access-log", action="store_true",
                        help="log every request on stderr")
     add_book_option(serve)
@@ -98,10 +104,10 @@ def _serve(arguments: argparse.Namespace) -> int:
 
         from doublecorner.cli.engine import tables_from_arguments
         from doublecorner.errors import GameDatabaseError, TableError
-        from doublecorner.web.app import MAX_BODY_BYTES, create_app
+        from doublecorner.web.app import create_app
         from doublecorner.web.edge import LOOPBACK_HOSTS
-        from doublecorner.web.http_protocol import JsonErrorH11Protocol
-        from doublecorner.web.limits import ServerLimits
+        from doublecorner.web.http_protocol import server_config
+        from doublecorner.web.limits import ServerLimits, TrustedProxies
         from doublecorner.web.store import StoreError, default_db_path
     except ImportError as error:
         print(f"doublecorner: error: serve needs the web extra ({error.name or error} is "
@@ -116,6 +122,12 @@ def _serve(arguments: argparse.Namespace) -> int:
         print(f"doublecorner: error: {games_db_problem}", file=sys.stderr)
         return EXIT_USAGE
     book = book_from_arguments(arguments)  # a bad book is said before the server starts
+    if arguments.forwarded_allow_ips is not None:
+        try:
+            TrustedProxies.parse(arguments.forwarded_allow_ips)
+        except ValueError as error:
+            print(f"doublecorner serve: error: --forwarded-allow-ips: {error}", file=sys.stderr)
+            return EXIT_USAGE
     problem = engine_memory_problem(arguments.hash, arguments.engine_threads,
                                     available_memory_mb())
     if problem is not None:
@@ -128,14 +140,14 @@ def _serve(arguments: argparse.Namespace) -> int:
               f"{arguments.port}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
         return EXIT_USAGE
     hosts = allowed_hosts(arguments.host, arguments.allowed_host, LOOPBACK_HOSTS)
+    limits = ServerLimits(max_games=arguments.max_games,
+                          max_games_per_client=arguments.max_games_per_client)
     try:
         app = create_app(db_path, engine_threads=arguments.engine_threads,
                          max_seconds=arguments.max_seconds, hash_mb=arguments.hash,
                          tables=tables_from_arguments(arguments), allowed_hosts=hosts,
                          games_db=games_db,
-                         **book, limits=ServerLimits(
-                             max_games=arguments.max_games,
-                             max_games_per_client=arguments.max_games_per_client))
+                         **book, limits=limits)
     except (StoreError, TableError, GameDatabaseError) as error:
         listener.close()
         where = "--games-db: " if isinstance(error, GameDatabaseError) else ""
@@ -157,10 +169,12 @@ def _serve(arguments: argparse.Namespace) -> int:
               "refused until you name the host they reach it by: --allowed-host NAME",
               file=sys.stderr)
     # The socket is passed in, so uvicorn's host and port are only for its messages.
-    config = uvicorn.Config(app, log_level="info" if arguments.access_log else "warning",
-                            http=JsonErrorH11Protocol,
-                            access_log=arguments.access_log, ws_max_size=MAX_BODY_BYTES,
-                            timeout_graceful_shutdown=15)
+    if arguments.forwarded_allow_ips is not None:
+        print(f"doublecorner: clients are named by the X-Forwarded-For of "
+              f"{arguments.forwarded_allow_ips}", flush=True)
+    config = server_config(app, limits, forwarded_allow_ips=arguments.forwarded_allow_ips,
+                           log_level="info" if arguments.access_log else "warning",
+                           access_log=arguments.access_log)
     with listener:
         uvicorn.Server(config).run(sockets=[listener])
     return EXIT_OK

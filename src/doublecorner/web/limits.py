@@ -20,6 +20,7 @@ another before each search, and :class:`ClientSlots` before it starts one.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import threading
 import time
@@ -117,17 +118,20 @@ class RateLimitMiddleware:
 
 
 class ClientSlots:
-    """At most ``per_client`` things at once per client (analysis searches)."""
+    """At most ``per_client`` things at once per client (analysis searches, imports), and
+    at most ``total`` over all clients (``None``: no bound)."""
 
-    def __init__(self, per_client: int) -> None:
+    def __init__(self, per_client: int, *, total: int | None = None) -> None:
         self.per_client = per_client
+        self.total = total
         self._held: Counter[str] = Counter()
         self._lock = threading.Lock()
 
     def take(self, client: str) -> bool:
-        """Take a slot for ``client``; ``False`` when all of its slots are taken."""
+        """Take a slot for ``client``; ``False`` when all of its slots (or all) are taken."""
         with self._lock:
-            if self._held[client] >= self.per_client:
+            if self._held[client] >= self.per_client or (
+                    self.total is not None and self._held.total() >= self.total):
                 return False
             self._held[client] += 1
             return True
@@ -147,7 +151,11 @@ class ServerLimits:
     Writes and analysis starts are per client and per second, with a burst;
     ``max_games`` and ``max_games_per_client`` cap the stored games (``None``:
     no cap); bodies are at most ``max_body_bytes``, a PDN import
-    ``max_import_bytes``.
+    ``max_import_bytes``, and imports run ``imports_per_client`` at once per
+    client, ``max_imports`` in all. The server's protocol
+    (:mod:`~doublecorner.web.http_protocol`) holds each address to
+    ``max_connections_per_client`` open connections and each request to
+    ``header_timeout`` seconds for its head and ``body_timeout`` for its body.
     """
 
     write_rate: float = 20.0
@@ -160,3 +168,64 @@ class ServerLimits:
     max_games_per_client: int | None = 5_000
     max_body_bytes: int = 64 * 1024
     max_import_bytes: int = 8 * 1024 * 1024
+    # Reading and storing thousands of games takes seconds of CPU and memory.
+    imports_per_client: int = 1
+    max_imports: int = 2
+    # A browser opens about 6 connections and a WebSocket or two per tab.
+    max_connections_per_client: int = 64
+    header_timeout: float = 10.0
+    # 8 MiB (the largest import) in 60 s is about 1.1 Mbit/s.
+    body_timeout: float = 60.0
+
+
+class TrustedProxies:
+    """The peers whose ``X-Forwarded-For`` names the client (``serve --forwarded-allow-ips``).
+
+    >>> proxies = TrustedProxies.parse("127.0.0.1, 10.0.0.0/8")
+    >>> "10.1.2.3" in proxies, "192.168.0.1" in proxies, "::1" in proxies
+    (True, False, False)
+    >>> "203.0.113.9" in TrustedProxies.parse("*")
+    True
+    >>> TrustedProxies.parse("10.0.0.0/8, proxy.lan")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'proxy.lan' is not an IP address or network (such as 127.0.0.1 or 10.0.0.0/8)
+    """
+
+    def __init__(self, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network], *,
+                 everyone: bool = False) -> None:
+        self.networks = networks
+        self.everyone = everyone
+
+    @classmethod
+    def parse(cls, text: str) -> TrustedProxies:
+        """The proxies of a comma-separated list of addresses and networks, or ``*`` (any).
+
+        :raises ValueError: an item is no address or network, or the list is empty.
+        """
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        if not items:
+            raise ValueError("name the proxies' addresses (such as 127.0.0.1), or *")
+        if items == ["*"]:
+            return cls([], everyone=True)
+        networks = []
+        for item in items:
+            try:
+                networks.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                raise ValueError(f"{item!r} is not an IP address or network "
+                                 "(such as 127.0.0.1 or 10.0.0.0/8)") from None
+        return cls(networks)
+
+    def uvicorn_form(self) -> list[str]:
+        """The proxies as uvicorn's ``forwarded_allow_ips`` takes them."""
+        return ["*"] if self.everyone else [str(network) for network in self.networks]
+
+    def __contains__(self, address: object) -> bool:
+        if self.everyone:
+            return True
+        try:
+            found = ipaddress.ip_address(str(address))
+        except ValueError:
+            return False
+        return any(found in network for network in self.networks)
