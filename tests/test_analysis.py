@@ -21,7 +21,7 @@ from doublecorner.analysis import (
 from doublecorner.cli import main
 from doublecorner.engine import Engine, Limit, Score
 from doublecorner.kernel.scores import MATE
-from doublecorner.pdn import Game, iter_games, read_game
+from doublecorner.pdn import Game, iter_games, nags, read_game
 
 # An opening played out, with White's man taken and retaken.
 QUIET_GAME = """[Event "test"]
@@ -176,3 +176,44 @@ def test_the_summary_counts_in_words() -> None:
     slip = MoveAnalysis(2, Color.WHITE, Move(22, 18), Move(23, 19), Score(0), Score(-60), 1)
     assert summary_line([blunder, slip, slip]) == (
         "3 plies analysed (scores for Black); Black: 1 blunder; White: 2 inaccuracies")
+
+
+# -- what a file name that is no file is told (issue 27) ---------------------------------------
+
+
+def test_a_missing_file_of_any_name_is_not_called_an_invalid_fen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "club").mkdir()
+    for argument, message in (("games.txt", "no such PDN file: 'games.txt'"),
+                              ("club/games", "no such PDN file: 'club/games'"),
+                              ("club", "'club' is a folder, not a PDN file"),
+                              ("/dev/null", "'/dev/null' is not a regular file, not a PDN file")):
+        assert main(["analyse", argument, "--depth", "2"]) == 2, argument
+        assert capsys.readouterr().err == f"doublecorner: error: {message}\n"
+    assert main(["analyse", "B:W99:B1", "--depth", "2"]) == 2  # a FEN is still read as one
+    assert "invalid FEN" in capsys.readouterr().err
+
+
+def test_the_game_s_own_marks_and_comments_stay_beside_the_engine_s(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``analyse GAME.pdn`` kept comments but dropped a ``?!`` of the game's (issue 27)."""
+    source = tmp_path / "game.pdn"
+    source.write_text('[FEN "B:W18,27:BK10,1"]\n\n1. 10-15?! {a comment} 18x11 $14 {forced} *\n')
+    assert main(["analyse", str(source), "--depth", "4", "-o", str(tmp_path / "out.pdn")]) == 0
+    capsys.readouterr()
+    (game,) = iter_games(tmp_path / "out.pdn")
+    first, second = game.mainline()
+    assert first.nags == {nags.DUBIOUS_MOVE}  # the game's mark; the engine's is in words
+    assert first.comment.startswith("a comment [") and first.comment.endswith("; blunder (??)]")
+    assert second.nags == {14} and second.comment.startswith("forced [")
+    assert "10-15?! {a comment [" in (tmp_path / "out.pdn").read_text()
+
+
+def test_a_move_without_a_mark_of_its_own_gets_the_engine_s_as_its_nag() -> None:
+    game, analyses = analysed(KING_LOST.replace("10-15", "10-15 $14 {mine}"))
+    annotate(game, analyses)
+    first = next(iter(game.mainline()))
+    assert first.nags == {14, Judgement.BLUNDER.value}
+    assert first.comment.startswith("mine [") and "blunder" not in first.comment

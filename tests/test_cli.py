@@ -112,3 +112,17 @@ def test_help_returns_0_and_lists_the_commands(capsys: pytest.CaptureFixture[str
     status, out, _ = run(capsys, "--help")
     assert status == 0
     assert all(command in out for command in ("show", "moves", "perft"))
+
+
+@pytest.mark.parametrize(("argv", "number"), [
+    (["match", "random", "random", "--concurrency", "1" + "0" * 30],
+     "100000000000... (31 digits)"),
+    (["db", "search", "--limit", str(2**63)], str(2**63)),
+    (["train", "selfplay", "--out", "x", "--games", "9" * 25], "999999999999... (25 digits)"),
+])
+def test_a_whole_number_too_large_says_so_and_the_most_it_may_be(
+        capsys: pytest.CaptureFixture[str], argv: list[str], number: str) -> None:
+    """Not "expected a whole number of at least 1" for a number far above 1 (issue 27)."""
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert err.endswith(f": {number} is too large: at most 9,223,372,036,854,775,807\n"), err

@@ -201,8 +201,11 @@ def test_the_cli_pipeline_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["train", "fit", str(data), "--out", str(out), "--epochs", "1",
                  "--batch-size", "128", "--validation", "0.5", "--distance-step", "0.001",
                  "--egtb", str(egtb4_dir)]) == 0
-    provenance = json.loads(capsys.readouterr().out.rsplit("wrote", 1)[0])
+    out_text, err = capsys.readouterr()
+    provenance = json.loads(out_text.rsplit("wrote", 1)[0])
     assert provenance["generation"] == 1  # learnt from the linear evaluation's games
+    assert "epoch   0  the starting weights   validation loss" in err
+    assert "nan" not in err.lower()  # epoch 0 has trained on nothing: said so (issue 27)
     assert provenance["fit"]["distance_step"] == 0.001
     assert provenance["data"]["games"] == 4
     assert len(provenance["fit"]["epochs"]) == 2

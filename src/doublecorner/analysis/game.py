@@ -19,10 +19,11 @@ inaccuracy (``?!``) >= 50
 A move that only keeps a win (a longer road to the same end) is never marked,
 nor a forced move (the only legal one), nor the move the engine itself would
 have played: a mark always comes with a better move.
-:func:`annotate` writes the results into the game: a comment after every move
-with the score and, where it differs, the engine's move with the score it
-keeps; the judgement as a NAG. Scores in the comments are from Black's side
-(positive: Black is better), as in
+:func:`annotate` writes the results into the game, beside the game's own
+comments and NAGs: a comment after every move with the score and, where it
+differs, the engine's move with the score it keeps; the judgement as a NAG
+(in the comment where the move has a mark of its own). Scores in the comments
+are from Black's side (positive: Black is better), as in
 :func:`~doublecorner.analysis.plot.evaluation_plot`, which draws them over
 the game (needs the ``plot`` extra, matplotlib).
 """
@@ -51,6 +52,9 @@ class Judgement(enum.Enum):
     MISTAKE = nags.MISTAKE
     BLUNDER = nags.BLUNDER
 
+
+# The NAGs that judge a move (! ? !! ?? !? ?!): a move has one, written as its mark.
+MOVE_MARKS = frozenset(range(nags.GOOD_MOVE, nags.DUBIOUS_MOVE + 1))
 
 # (judgement, smallest loss), worst first.
 THRESHOLDS = ((Judgement.BLUNDER, 300), (Judgement.MISTAKE, 100), (Judgement.INACCURACY, 50))
@@ -168,24 +172,37 @@ def _final_score(board: Board, score: Score) -> Score:
 
 
 def annotate(game: Game, analyses: Sequence[MoveAnalysis]) -> None:
-    """Write the analysis into the game's main line: a comment and a NAG per move.
+    """Write the analysis into the game's main line, beside the game's own notes.
 
-    The comment gives the score after the move from Black's side, and the
-    engine's move with the score it keeps where the engine would have played
-    something else. Judgement NAGs replace any earlier ones among the three;
-    other NAGs stay. An ``Annotator`` tag, unless the game has one, says whose
-    the scores are.
+    After each move, a bracketed note follows the move's own comment: the
+    score after the move from Black's side, and the engine's move with the
+    score it keeps where the engine would have played something else. The
+    judgement is the move's NAG, unless the move already carries a mark of
+    its own (``!``, ``?``, ``!!``, ``??``, ``!?`` or ``?!``): that mark stays,
+    and the engine's is written in the note (``; mistake (?)``). No NAG or
+    comment of the game is taken away. An ``Annotator`` tag, unless the game
+    has one, says whose the scores are.
+
+    >>> from doublecorner import Move
+    >>> from doublecorner.engine import Score
+    >>> game = Game()
+    >>> node = game.add_variation(Move(11, 15), comment="my move", nags={nags.DUBIOUS_MOVE})
+    >>> slip = MoveAnalysis(1, Color.BLACK, Move(11, 15), Move(9, 13), Score(0), Score(-150), 8)
+    >>> annotate(game, [slip])
+    >>> node.comment, node.nags == {nags.DUBIOUS_MOVE}
+    ('my move [-1.50; best 9-13 0.00; mistake (?)]', True)
     """
     game.headers.setdefault("Annotator", f"doublecorner (scores for {SCORE_SIDE})")
     for node, analysis in zip(game.mainline(), analyses, strict=False):
         note = f"{analysis.black_after()}"
         if analysis.best is not None and analysis.best != analysis.move:
             note += f"; best {analysis.best} {analysis.black_before()}"
-        node.comment = f"{node.comment} [{note}]".strip() if node.comment else f"[{note}]"
-        node.nags -= {judgement.value for judgement in Judgement}
         judgement = analysis.judgement
-        if judgement is not None:
+        if judgement is not None and node.nags & MOVE_MARKS:  # one mark a move: the game's
+            note += f"; {judgement.name.lower()} ({nags.mark_of_nag(judgement.value)})"
+        elif judgement is not None:
             node.nags.add(judgement.value)
+        node.comment = f"{node.comment} [{note}]".strip() if node.comment else f"[{note}]"
 
 
 def summary(analyses: Sequence[MoveAnalysis]) -> dict[str, dict[str, int]]:

@@ -20,6 +20,7 @@ LOCAL_RAY = "local"  # what --ray without an ADDRESS stands for
 PROGRESS_EVERY_SECONDS = 0.5  # redraws of a bar on a terminal
 PROGRESS_LOG_SECONDS = 10.0  # plain lines into a file or a pipe
 MAX_DIGITS = 19  # a whole number option of more digits than this is out of any range
+MAX_WHOLE_NUMBER = 2**63 - 1  # the top of a whole number option with none of its own (int64)
 MAX_SECONDS = 7 * 24 * 3600  # the longest time option: a week
 
 
@@ -64,10 +65,13 @@ def positive_float(text: str) -> float:
 
 def whole_number(low: int, high: int | None, out_of_range: str, *,
                  expected: str = "a whole number") -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high`` (None: no top).
+    """An argparse type: a whole number from ``low`` to ``high``.
 
     ``out_of_range`` is the message for a number outside, ``{value}`` standing
     for it; ``expected`` names what text that is no number should have been.
+    ``high`` None: no top but :data:`MAX_WHOLE_NUMBER`, and a number above it
+    is told it is too large, with that top (``out_of_range`` would name only
+    the bottom: "at least 1").
 
     >>> dozen = whole_number(1, 12, "expected 1 to 12, not {value}")
     >>> dozen("7")
@@ -78,7 +82,18 @@ def whole_number(low: int, high: int | None, out_of_range: str, *,
     >>> dozen("9" * 40)
     Traceback (most recent call last):
     argparse.ArgumentTypeError: expected 1 to 12, not 999999999999... (40 digits)
+    >>> try:
+    ...     positive_int("1" + "0" * 30)
+    ... except argparse.ArgumentTypeError as error:
+    ...     print(error)
+    100000000000... (31 digits) is too large: at most 9,223,372,036,854,775,807
     """
+    top = MAX_WHOLE_NUMBER if high is None else high
+
+    def too_far(value: object, *, is_above: bool) -> argparse.ArgumentTypeError:
+        if is_above and high is None:
+            return argparse.ArgumentTypeError(f"{value} is too large: at most {top:,}")
+        return argparse.ArgumentTypeError(out_of_range.format(value=value))
 
     def parse(text: str) -> int:
         digits = text.strip().removeprefix("-").removeprefix("+")
@@ -88,10 +103,10 @@ def whole_number(low: int, high: int | None, out_of_range: str, *,
             raise argparse.ArgumentTypeError(f"expected {expected}, not {quoted(text)}")
         if len(digits.lstrip("0")) > MAX_DIGITS:
             shown = f"{text.strip()[:12]}... ({len(digits)} digits)"
-            raise argparse.ArgumentTypeError(out_of_range.format(value=shown))
+            raise too_far(shown, is_above=not text.strip().startswith("-"))
         value = int(text)
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(out_of_range.format(value=value))
+        if value < low or value > top:
+            raise too_far(value, is_above=value > top)
         return value
 
     return parse

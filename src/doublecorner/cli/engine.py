@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -123,8 +124,19 @@ def _analyse(arguments: argparse.Namespace) -> int:
 
 
 def is_pdn_file(argument: str) -> bool:
-    """Whether ``analyse`` was given a file rather than a FEN (a FEN never names a file)."""
-    return argument.lower().endswith(".pdn") or Path(argument).is_file()
+    """Whether ``analyse`` was given a file rather than a FEN, there or not.
+
+    A FEN always has a ``:`` (``B:W21-32:B1-12``); text without one that has
+    a suffix or a folder in it (``games.txt``, ``club/games``) names a file,
+    which may be missing: that is the message it gets, not ``invalid FEN``.
+
+    >>> is_pdn_file("games.txt"), is_pdn_file("club/games"), is_pdn_file("B:W21-32:B1-12")
+    (True, True, False)
+    """
+    if argument.lower().endswith(".pdn") or Path(argument).exists():
+        return True
+    return ":" not in argument and ("/" in argument or os.sep in argument
+                                    or Path(argument).suffix != "")
 
 
 def _bestmove(arguments: argparse.Namespace) -> int:

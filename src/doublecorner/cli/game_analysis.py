@@ -49,8 +49,11 @@ def analyse_pdn_file(arguments: argparse.Namespace) -> int:
         raise UsageError("--json applies to a FEN; a PDN file is analysed into PDN")
     if arguments.plot is not None and arguments.plot.suffix.lower() not in {".svg", ".png"}:
         raise UsageError(f"--plot must name an .svg or .png file, not {str(arguments.plot)!r}")
-    if not path.is_file():
+    if not path.exists():
         raise UsageError(f"no such PDN file: {quoted(str(path))}")
+    if not path.is_file():
+        kind = "a folder" if path.is_dir() else "not a regular file"
+        raise UsageError(f"{quoted(str(path))} is {kind}, not a PDN file")
     _check_outputs(arguments)
     limit = limit_from_arguments(arguments, default_seconds=DEFAULT_GAME_SECONDS)
     if arguments.ray is not None:

@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from doublecorner.cli.common import (
     EXIT_FAILURE,
@@ -23,6 +23,9 @@ from doublecorner.cli.common import (
 )
 from doublecorner.cli.streams import check_directory_option, check_output_file
 from doublecorner.errors import EngineError
+
+if TYPE_CHECKING:
+    from doublecorner.train.fit import EpochReport
 
 FAULTS_SHOWN = 10  # faulty games an export names on stderr; its summary counts them all
 
@@ -230,16 +233,30 @@ def _fit(arguments: argparse.Namespace) -> int:
         bar.close()
         bar.shown = 0.0
         bar.started = time.monotonic()
-        print(f"epoch {report.epoch:3d}  training loss {report.training_loss:.5f}  "
-              f"validation loss {report.validation_loss:.5f}  "
-              f"step {report.learning_rate:.2g}  {report.seconds:.0f} s",
-              file=sys.stderr, flush=True)
+        print(epoch_line(report), file=sys.stderr, flush=True)
 
     network = fit_network(request, on_epoch=on_epoch, on_batch=on_batch,
                           on_note=lambda text: print(text, file=sys.stderr, flush=True))
     print(json.dumps(network.provenance, indent=1, sort_keys=True))
     print(f"wrote {arguments.out}")
     return EXIT_OK
+
+
+def epoch_line(report: EpochReport) -> str:
+    """One epoch of a fit for stderr; epoch 0 is the starting weights, trained on nothing yet.
+
+    >>> import math
+    >>> from doublecorner.train.fit import EpochReport
+    >>> print(epoch_line(EpochReport(0, math.nan, 0.693147, 0.001, 0.4)))
+    epoch   0  the starting weights   validation loss 0.69315  step 0.001  0 s
+    >>> print(epoch_line(EpochReport(1, 0.61234, 0.62345, 0.001, 41.0)))
+    epoch   1  training loss 0.61234  validation loss 0.62345  step 0.001  41 s
+    """
+    # Epoch 0's training loss is NaN: no batch has been trained on (fit.EpochReport).
+    trained = (f"{'the starting weights':<21}" if report.epoch == 0
+               else f"training loss {report.training_loss:.5f}")
+    return (f"epoch {report.epoch:3d}  {trained}  validation loss {report.validation_loss:.5f}  "
+            f"step {report.learning_rate:.2g}  {report.seconds:.0f} s")
 
 
 def _info(arguments: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import calendar
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -56,9 +57,24 @@ def date_range(date_from: str | None, date_to: str | None) -> tuple[int, int]:
 
 
 def _date(text: str) -> int:
+    """``text``'s date number; a month or day the calendar has not is an error, not 0 games.
+
+    >>> _date("2026.13")
+    Traceback (most recent call last):
+    ValueError: '2026.13' is no date: the months are 01 to 12
+    >>> _date("2025.02.29")
+    Traceback (most recent call last):
+    ValueError: '2025.02.29' is no date: month 2 of 2025 has 28 days
+    """
     number = date_number(text)
     if number == 0 or "?" in text:
         raise ValueError(f"expected a date YYYY, YYYY.MM or YYYY.MM.DD, not {quoted(text)}")
+    year, month, day = number // 10_000, number // 100 % 100, number % 100
+    if month > 12 or (month == 0 and day):
+        raise ValueError(f"{quoted(text)} is no date: the months are 01 to 12")
+    days = calendar.monthrange(year, month)[1] if month else 0
+    if day > days:
+        raise ValueError(f"{quoted(text)} is no date: month {month} of {year} has {days} days")
     return number
 
 

@@ -38,6 +38,13 @@ class FitConfig:
 
 @dataclass(slots=True)
 class EpochReport:
+    """One epoch's losses, step size and time.
+
+    Epoch 0 is the starting weights: its training loss is NaN, nothing having
+    been trained on yet (the provenance records null; ``train fit`` prints
+    "the starting weights").
+    """
+
     epoch: int
     training_loss: float
     validation_loss: float
