@@ -171,7 +171,8 @@ def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
                         help=f"the engine's evaluation: the trained network (nn) or the "
                              f"hand-made linear one (default: {DEFAULT_EVALUATION})")
     parser.add_argument("--network", metavar="FILE",
-                        help="the network's weights file (default: the one shipped)")
+                        help="the network's weights file (default: the one shipped); a match "
+                             "player's network=FILE, the protocol's EvalFile")
 
 
 def evaluation_from_arguments(arguments: argparse.Namespace) -> dict[str, Any]:

@@ -43,8 +43,9 @@ def add_parsers(commands: Any) -> None:
                     "score after each move (from Black's side) and the engine's move where it "
                     "differs as comments, "
                     "blunders (??, a loss of 3 men or more, or a win or draw thrown away), "
-                    "mistakes (?, 1 man) and inaccuracies (?!, half a man) as NAGs; "
-                    "optionally plot the score over each game.")
+                    "mistakes (?, 1 man) and inaccuracies (?!, half a man) as NAGs (in the "
+                    "comment where a move has a mark of its own: the game's comments and "
+                    "NAGs are kept); optionally plot the score over each game.")
     add_search_options(analyse)
     analyse.add_argument("--json", action="store_true",
                          help="one JSON object per depth, then one with the best move")
