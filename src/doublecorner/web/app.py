@@ -101,8 +101,8 @@ MAX_LIST_LIMIT = 1000
 DEFAULT_EXPLORE_GAMES = 10
 MAX_EXPLORE_GAMES = 100
 MAX_STORED_GAME_ID = 2**63 - 1  # SQLite's largest integer
-NO_GAMES_DB = ("no game database is loaded: the server was started without "
-               "--games-db PATH")
+NO_GAMES_DB = ("no game database is loaded: the server was started without one "
+               "(serve --games-db PATH, or the default one 'doublecorner db import' fills)")
 
 # Statuses for the errors the service raises; the most specific class wins.
 _ERROR_STATUS: dict[type[Exception], int] = {
