@@ -138,10 +138,10 @@ def random_corpus(games: int) -> Path:
             board = deck[number % len(deck)].board()
             while len(board.move_stack) < MAX_PLIES:
                 moves = list(board.legal_moves)
-                if not moves or board.outcome() is not None:
+                if not moves or board.outcome(claim_draw=True) is not None:
                     break
                 board.push(rng.choice(moves))
-            outcome = board.outcome()
+            outcome = board.outcome(claim_draw=True)  # random players claim draws at once
             result = "*" if outcome is None else outcome.result()
             out.write(game_text(number, rng, board.move_stack, result))
             if (number + 1) % 10_000 == 0:

@@ -12,7 +12,8 @@ Every loop plays whole games from the start position with uniformly random
 legal choices, for a fixed time, and counts actions (a multi-jump is one
 action per jump in both libraries) and games. The loops, in this interpreter:
 
-* ``Board``: ``legal_moves``, ``push`` of a random whole move and ``outcome()``:
+* ``Board``: ``legal_moves``, ``push`` of a random whole move and
+  ``outcome(claim_draw=True)`` (draws claimed at once, as the environments do):
   the rules kernel alone, one action per move;
 * ``ActionGame``: ``legal_actions()`` and ``play()``: the per-jump actions
   without observations;
@@ -92,7 +93,7 @@ class Result:
 
 def board_game(rng: random.Random) -> int:
     board = Board()
-    while board.outcome() is None:
+    while board.outcome(claim_draw=True) is None:
         board.push(rng.choice(list(board.legal_moves)))
     return len(board.move_stack)
 

@@ -112,7 +112,7 @@ def random_game(rng: random.Random, number: int) -> Game:
     node: GameNode = game
     annotate = number % ANNOTATE_EVERY == 0
     moves = list(ballot.moves)
-    while len(board.move_stack) < MAX_PLIES and not board.is_game_over():
+    while len(board.move_stack) < MAX_PLIES and not board.is_game_over(claim_draw=True):
         legal = sorted(board.legal_moves, key=lambda move: move.path)
         move = moves.pop(0) if moves else rng.choice(legal)
         if annotate and len(legal) > 1 and rng.random() < 0.1:
@@ -124,7 +124,7 @@ def random_game(rng: random.Random, number: int) -> Game:
                                        "White has to be careful here"])
             node.nags.add(rng.choice([1, 2, 5, 6, 14, 15]))
         board.push(move)
-    outcome = board.outcome()
+    outcome = board.outcome(claim_draw=True)  # random players claim draws at once
     game.headers["Result"] = "*" if outcome is None else outcome.result()
     return game
 

@@ -77,7 +77,7 @@ def self_play(games: int, depth: int, seed: int, threads: int) -> tuple[np.ndarr
             board = deck[number % len(deck)].board()
             engine.new_game()
             seen: list[tuple[int, int, int, int]] = []
-            while board.outcome() is None:
+            while board.outcome(claim_draw=True) is None:  # draws claimed, as a match does
                 position = board.position()
                 state = (position.black, position.white, position.kings, int(position.turn))
                 if not has_captures(*state):
@@ -91,7 +91,7 @@ def self_play(games: int, depth: int, seed: int, threads: int) -> tuple[np.ndarr
                     assert chosen is not None  # the game is not over, so there is a move
                     move = chosen
                 board.push(move)
-            outcome = board.outcome()
+            outcome = board.outcome(claim_draw=True)
             assert outcome is not None
             black_result = (0.5 if outcome.winner is None
                             else 1.0 if outcome.winner is Color.BLACK else 0.0)

@@ -71,21 +71,25 @@ def test_zobrist_key_is_a_function_of_the_position(position: Position) -> None:
 def test_random_games_end_with_an_outcome_consistent_with_the_rules(rng: random.Random) -> None:
     board = Board()
     for _ in range(20000):
-        outcome = board.outcome()
+        outcome = board.outcome(claim_draw=True)  # as a referee, who claims draws at once
         if outcome is not None:
             break
+        assert board.outcome() is None  # the board by itself ends no sooner
         board.push(rng.choice(_sorted_moves(board)))
     assert outcome is not None, board.fen()
     if outcome.termination is Termination.NO_MOVES:
         assert len(board.legal_moves) == 0
         assert outcome.winner is board.turn.opponent
+        assert board.outcome() == outcome
     elif outcome.termination is Termination.FORTY_MOVE_RULE:
         assert outcome.winner is None and board.halfmove_clock >= 80
+        assert board.outcome() is None  # unclaimed, the game goes on
     else:
         assert outcome.winner is None and board.is_repetition(3)
-    assert board.is_game_over()
+        assert board.outcome() is None
+    assert board.is_game_over(claim_draw=True)
     # Replaying the move list from the start reaches the same end.
     replay = Board()
     for move in board.move_stack:
         replay.push(move)
-    assert replay.fen() == board.fen() and replay.outcome() == outcome
+    assert replay.fen() == board.fen() and replay.outcome(claim_draw=True) == outcome

@@ -103,13 +103,14 @@ def test_thousands_of_batched_games_replay_legally_on_board() -> None:
             board.push(Move(*decode_path(int(batch.last_moves[game]))))  # raises if illegal
             end = int(batch.ends[game])
             if end:
-                outcome = board.outcome()
+                # The batch is the referee: it claims a draw by the rules on the board.
+                outcome = board.outcome(claim_draw=True)
                 assert outcome is not None and outcome.termination.value == TERMINATIONS[end]
                 reasons.add(end)
                 finished += 1
                 boards[game] = Board()
             else:
-                assert board.outcome() is None
+                assert board.outcome(claim_draw=True) is None
                 assert board.fen() == batch.fen(game)
     assert reasons == set(TERMINATIONS)
 

@@ -63,11 +63,24 @@ def test_a_game_runs_to_an_end_the_rules_give() -> None:
     record = play_game(RandomPlayer(1), RandomPlayer(2), ballot, number=1, first_is_black=True)
     board = Board()
     for move in record.moves:
+        assert board.outcome(claim_draw=True) is None  # the arena stops at the first end
         board.push(move)
-    outcome = board.outcome()
+    outcome = board.outcome(claim_draw=True)  # the arena claims draws for the players
     assert outcome is not None
     assert record.result == outcome.result() and record.reason == outcome.termination.value
     assert record.moves[:3] == ballot.moves
+
+
+def test_the_arena_claims_a_repetition_for_the_players() -> None:
+    ballot = three_move_deck()[24]
+    record = play_game(RandomPlayer(24), RandomPlayer(124), ballot, number=1,
+                       first_is_black=True)  # these random players repeat a position
+    board = ballot.board()
+    for move in record.moves[3:]:
+        assert board.outcome(claim_draw=True) is None
+        board.push(move)
+    assert board.outcome() is None and board.is_repetition(3)
+    assert (record.result, record.reason) == ("1/2-1/2", "threefold repetition")
 
 
 def test_a_player_without_a_move_gets_a_random_one_counted() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from doublecorner import Board, Color, IllegalMoveError, InvalidFenError, Move
-from doublecorner.pdn import SEVEN_TAG_ROSTER, ChildNode, Game, GameBuilder, GameNode
+from doublecorner.pdn import SEVEN_TAG_ROSTER, ChildNode, Game, GameBuilder, GameNode, write_game
 from tests.test_pdn_reader import Recorder
 
 
@@ -154,3 +154,12 @@ def test_long_games_and_deep_nesting_need_no_recursion() -> None:
     calls = game.accept(Recorder())
     assert calls.count("(") == calls.count(")") == 1500
     assert str(game).count("(") == 1500
+
+
+def test_write_game_ends_a_game_only_on_what_the_rules_end_by_themselves() -> None:
+    # The start position occurs a third time: a draw a player may claim, not an end.
+    shuffle = [Move(1, 6), Move(32, 27), Move(6, 1), Move(27, 32)] * 2
+    assert '[Result "*"]' in write_game(shuffle, start_fen="B:WK32:BK1")
+    assert '[Result "1/2-1/2"]' in write_game(shuffle, start_fen="B:WK32:BK1",
+                                              result="1/2-1/2")
+    assert '[Result "0-1"]' in write_game([Move(18, 9)], start_fen="W:W18:B14")

@@ -496,16 +496,30 @@ def test_a_visitor_may_skip_whole_games() -> None:
 
 # -- the end of a game, the Result tag, and streams that are no PDN (issue 15) ---------------
 
-def test_a_move_after_a_threefold_repetition_is_a_fault() -> None:
-    text = '[FEN "B:WK32:BK1"]\n1. 1-6 32-27 2. 6-1 27-32 3. 1-6 32-27 4. 6-1 27-32 5. 1-6 *\n'
-    game = read_game(io.StringIO(text))
-    assert game is not None
-    assert len(game.mainline_moves()) == 8
-    (error,) = game.errors
-    assert "move '1-6' after the game ended (threefold repetition" in str(error)
-    assert (error.line, error.column) == (2, 56)
-    with pytest.raises(PdnError, match="after the game ended"):
-        read_game(io.StringIO(text), strict=True)
+# Kings shuffling 1-6 / 32-27 and back: the start position occurs a third time after
+# 8 plies; nobody claims the draw, and the record goes on.
+REPEATING = ('[FEN "B:WK32:BK1"]\n[Result "RESULT"]\n'
+             "1. 1-6 32-27 2. 6-1 27-32 3. 1-6 32-27 4. 6-1 27-32 5. 1-6 32-27 RESULT\n")
+
+
+@pytest.mark.parametrize("result", ["1/2-1/2", "1-0", "*"])
+def test_moves_after_an_unclaimed_threefold_repetition_are_read(result: str) -> None:
+    game = read(REPEATING.replace("RESULT", result), strict=True)
+    assert moves_of(game)[8:] == ["1-6", "32-27"]
+    assert game.errors == []
+    assert game.result == result  # the Result tag says how the game ended, not the moves
+
+
+def test_moves_after_forty_quiet_moves_are_read() -> None:
+    # Each king circles its own far corner: no man moves and nothing is taken, and the
+    # pair of squares repeats only every 24 moves, so no threefold repetition meets it.
+    black, white = [3, 8, 12, 16, 19, 15, 10, 7], [30, 25, 21, 17, 22, 26]
+    plies = [f"{cycle[k % len(cycle)]}-{cycle[(k + 1) % len(cycle)]}"
+             for k in range(41) for cycle in (black, white)]
+    game = read(f'[FEN "B:WK30:BK3"]\n[Result "0-1"]\n{" ".join(plies)} 0-1\n', strict=True)
+    assert moves_of(game) == plies and len(plies) == 82
+    assert game.errors == [] and game.result == "0-1"
+    assert game.end().board().outcome(claim_draw=True) is not None
 
 
 def test_a_move_when_the_side_has_no_move_is_a_fault() -> None:

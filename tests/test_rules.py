@@ -419,19 +419,32 @@ SHUFFLE_FEN = "B:WK29:BK4"
 SHUFFLE = ["4-8", "29-25", "8-4", "25-29"] * 2
 
 
-def test_threefold_repetition_is_a_draw():
+def test_threefold_repetition_is_a_draw_when_claimed():
     board = Board(SHUFFLE_FEN)
     for ply, text in enumerate(SHUFFLE, start=1):
         board.push_str(text)
         if ply < 8:
-            assert board.outcome() is None, ply
+            assert board.outcome(claim_draw=True) is None, ply
     # the start position with Black to move has now occurred three times
-    outcome = board.outcome()
+    outcome = board.outcome(claim_draw=True)
     assert outcome is not None
     assert outcome.termination is Termination.THREEFOLD_REPETITION
     assert outcome.winner is None
-    assert board.is_game_over()
+    assert board.is_game_over(claim_draw=True)
     assert board.can_claim_draw()
+    # unclaimed, the draw ends nothing (WCDF: a player claims it)
+    assert board.outcome() is None
+    assert not board.is_game_over()
+
+
+def test_a_game_goes_on_past_an_unclaimed_repetition():
+    board = Board(SHUFFLE_FEN)
+    play(board, " ".join(SHUFFLE * 2))  # the start position occurs a fifth time
+    assert board.is_repetition(5)
+    assert board.outcome() is None
+    play(board, "4-8 29-25 8-11")  # a new position: the draw is no longer on the board
+    assert board.outcome(claim_draw=True) is None
+    assert board.outcome() is None
 
 
 def test_can_claim_draw_when_a_move_would_repeat_three_times():
@@ -444,6 +457,7 @@ def test_can_claim_draw_when_a_move_would_repeat_three_times():
     # White's 25-29 would bring the start position back a third time
     assert board.outcome() is None
     assert board.can_claim_draw()
+    assert board.outcome(claim_draw=True) is None  # not before 25-29 is played
 
 
 def test_pop_undoes_repetition():
@@ -478,13 +492,19 @@ def test_forty_move_rule():
         board.push(move)
         assert board.halfmove_clock == ply
         if ply < 80:
-            assert board.outcome() is None, ply
-    outcome = board.outcome()
+            assert board.outcome(claim_draw=True) is None, ply
+    outcome = board.outcome(claim_draw=True)
     assert outcome is not None
     assert outcome.termination is Termination.FORTY_MOVE_RULE
     assert outcome.winner is None
-    assert board.is_game_over()
+    assert board.is_game_over(claim_draw=True)
     assert board.can_claim_draw()
+    # unclaimed, the game goes on: more king moves are legal and end nothing
+    assert board.outcome() is None and not board.is_game_over()
+    board.push(Move(BLACK_CYCLE[0], BLACK_CYCLE[1]))
+    assert board.halfmove_clock == 81
+    assert board.outcome() is None
+    assert board.outcome(claim_draw=True) == outcome
 
 
 def test_can_claim_draw_one_ply_before_forty_move_rule():
@@ -497,8 +517,10 @@ def test_can_claim_draw_one_ply_before_forty_move_rule():
     board.push(line[78])
     assert board.halfmove_clock == 79
     assert board.outcome() is None
-    # any White move now completes 80 plies without a man move or capture
+    # any White move now completes 80 plies without a man move or capture: White may
+    # claim, but a referee does not end the game before the move is made
     assert board.can_claim_draw()
+    assert board.outcome(claim_draw=True) is None
 
 
 def test_man_move_resets_halfmove_clock():

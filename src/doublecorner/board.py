@@ -316,26 +316,46 @@ class Board:
                     return True
         return seen >= count
 
-    def outcome(self) -> Outcome | None:
+    def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
         """How the game has ended, or ``None`` while it goes on.
 
-        The side to move loses when it has no legal move. The game is drawn once
-        the same position with the same side to move has occurred three times,
-        or after 40 moves by each side with no man moved and no capture. A draw
-        that the side to move could bring about with its next move is not an
-        outcome yet: :meth:`can_claim_draw` reports it.
+        By itself a game ends only when the side to move has no legal move: it
+        loses. The draws by repetition and by the forty-move rule are claimed
+        (WCDF rules: a player shows them to the referee), and a game nobody
+        claims goes on, as in records of real games. With ``claim_draw=True``
+        the outcome also reports such a draw once it is on the board: the
+        position, with the same side to move, has occurred a third time, or
+        40 moves by each side have gone by with no man moved and no capture.
+        That is where a program acting as referee (a match, self-play, an
+        environment) ends a game for the players.
+
+        A draw that the side to move could only bring about with its next move
+        is not reported even then, though :meth:`can_claim_draw` allows the
+        claim: the referee would otherwise end a game the mover meant to play on.
+
+        >>> board = Board("B:WK32:BK1")
+        >>> for move in ["1-6", "32-27", "6-1", "27-32"] * 2:
+        ...     _ = board.push_str(move)
+        >>> board.outcome() is None
+        True
+        >>> board.outcome(claim_draw=True).termination
+        <Termination.THREEFOLD_REPETITION: 'threefold repetition'>
+        >>> _ = board.pop()  # one ply before: 27-32 would repeat a third time
+        >>> board.can_claim_draw(), board.outcome(claim_draw=True)
+        (True, None)
         """
         if not self.legal_moves:
             return Outcome(Termination.NO_MOVES, _COLORS[self._state[3] ^ 1])
-        if self.halfmove_clock >= FORTY_MOVE_PLIES:
-            return Outcome(Termination.FORTY_MOVE_RULE, None)
-        if self.is_repetition(3):
-            return Outcome(Termination.THREEFOLD_REPETITION, None)
+        if claim_draw:
+            if self.halfmove_clock >= FORTY_MOVE_PLIES:
+                return Outcome(Termination.FORTY_MOVE_RULE, None)
+            if self.is_repetition(3):
+                return Outcome(Termination.THREEFOLD_REPETITION, None)
         return None
 
-    def is_game_over(self) -> bool:
-        """Whether :meth:`outcome` reports an end."""
-        return self.outcome() is not None
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        """Whether :meth:`outcome` (with the same ``claim_draw``) reports an end."""
+        return self.outcome(claim_draw=claim_draw) is not None
 
     def can_claim_threefold_repetition(self) -> bool:
         """Whether the position has occurred three times, or a legal move would make it so.
@@ -368,7 +388,11 @@ class Board:
         return False
 
     def can_claim_draw(self) -> bool:
-        """Whether a draw by repetition or by the forty-move rule can be claimed now."""
+        """Whether the side to move can claim a draw by repetition or the forty-move rule.
+
+        The claim stands when the draw is on the board or when the next move
+        would make it (see :meth:`outcome` for what a referee ends a game on).
+        """
         return self.can_claim_forty_move_rule() or self.can_claim_threefold_repetition()
 
     # -- copies and text ----------------------------------------------------

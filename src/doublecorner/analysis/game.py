@@ -164,8 +164,13 @@ def analyse_game(game: Game, engine: Engine, limit: Limit, *,
 
 
 def _final_score(board: Board, score: Score) -> Score:
-    """The engine's score, or 0 where the rules have already drawn the game."""
-    outcome = board.outcome()
+    """The engine's score, or 0 where a draw by the rules is on the board.
+
+    The game record goes on past such a draw when nobody claimed it, but the
+    position is worth a draw: a player may claim it, and the engine's search
+    scores it so.
+    """
+    outcome = board.outcome(claim_draw=True)
     if outcome is not None and outcome.winner is None:
         return Score(0)
     return score

@@ -322,7 +322,9 @@ class PlaySession:
         """How the game has ended, by the rules or by the players, or ``None``."""
         if self._agreed is not None:
             return self._agreed
-        outcome = self.board.outcome()
+        # The session is the referee: it claims a draw by the rules as soon as one is
+        # on the board, for the human and the engine alike.
+        outcome = self.board.outcome(claim_draw=True)
         if outcome is None:
             return None
         if outcome.termination is Termination.NO_MOVES:

@@ -218,6 +218,9 @@ class Engine:
         ``history`` is the game's positions before this one, in order (the
         search scores a repetition of any of them as a draw); ``halfmove_clock``
         counts the plies since the last man move or capture (the 40-move rule).
+        The search claims these draws for either side at once: a line that
+        reaches one scores 0 (a game itself goes on until a player claims, see
+        :meth:`Board.outcome <doublecorner.board.Board.outcome>`).
         ``on_info`` gets a result after every finished depth. A position the
         engine's book holds is answered from it unless ``use_book`` is False
         (a score wanted rather than a move, such as judging a draw offer).

@@ -28,7 +28,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from doublecorner.board import Board
 from doublecorner.color import Color
 from doublecorner.envs import render
-from doublecorner.envs.game import ActionGame
+from doublecorner.envs.game import ActionGame, game_outcome
 from doublecorner.envs.spaces import (
     RENDER_MODES,
     Observation,
@@ -96,7 +96,7 @@ class DoubleCornerAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type
             for index, agent in enumerate(AGENTS):
                 self._action_spaces[agent].seed(seed + index)
         board = board_from_options(options)
-        outcome = board.outcome()
+        outcome = game_outcome(board)
         if outcome is not None:
             raise ValueError(f"cannot start from {board.fen()}: the game is over "
                              f"({outcome.termination.value})")

@@ -38,6 +38,7 @@ from doublecorner.color import Color
 from doublecorner.engine import Engine
 from doublecorner.engine.levels import Strength
 from doublecorner.envs.actions import ACTION_COUNT, IllegalActionError, InvalidActionError
+from doublecorner.envs.game import game_outcome
 from doublecorner.envs.observation import SHAPE
 from doublecorner.errors import EngineError
 from doublecorner.fen import format_fen
@@ -85,7 +86,7 @@ def _start_rows(start: Start) -> tuple[np.ndarray, bool]:
             raise ValueError("invalid start: the sequence of FENs is empty")
     rows = np.empty((len(boards), kernel.START_FIELDS), dtype=np.int64)
     for index, board in enumerate(boards):
-        outcome = board.outcome()
+        outcome = game_outcome(board)
         if outcome is not None:
             raise ValueError(f"cannot start from {board.fen()}: the game is over "
                              f"({outcome.termination.value})")
@@ -122,7 +123,7 @@ def _check_replies(starts: np.ndarray, play_as: int) -> None:
         board = Board.from_position(Position(black, white, kings, turn))
         for move in board.legal_moves:
             board.push(move)
-            over = board.outcome() is not None
+            over = game_outcome(board) is not None
             board.pop()
             if over:
                 raise ValueError(f"cannot start from {board.fen()}: the opponent's first "

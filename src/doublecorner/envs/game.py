@@ -36,6 +36,16 @@ Hop = tuple[Square, Square]  # the squares one step or one jump goes from and to
 _START = Position.start()
 
 
+def game_outcome(board: Board) -> Outcome | None:
+    """How the game on ``board`` has ended, as the environments judge it.
+
+    The environments are the referee: they claim a draw by repetition or the
+    40-move rule for the players as soon as one is on the board (see
+    :meth:`Board.outcome`), so an episode never runs past it.
+    """
+    return board.outcome(claim_draw=True)
+
+
 def start_board() -> Board:
     """A new :class:`Board` at the starting position: ``Board()``, only faster."""
     return Board.from_position(_START)
@@ -178,7 +188,7 @@ class ActionGame:
     def occurrences(self) -> int:
         """How often the board's position has occurred with the same side to move (1-3).
 
-        Three is a draw by repetition (see :meth:`Board.outcome`).
+        Three is a draw by repetition, which the environments claim (see :func:`game_outcome`).
         """
         board = self.board
         # With no reversible ply since the last man move or capture there is nothing
@@ -188,8 +198,9 @@ class ActionGame:
         return 3 if board.is_repetition(3) else 2
 
     def outcome(self) -> Outcome | None:
-        """The board's outcome; ``None`` while a move is in progress or the game goes on."""
-        return None if self.path else self.board.outcome()
+        """The board's outcome (see :func:`game_outcome`); ``None`` while a move is in
+        progress or the game goes on."""
+        return None if self.path else game_outcome(self.board)
 
     def _illegal_action_error(self, action: int) -> IllegalActionError:
         turn = self.board.turn

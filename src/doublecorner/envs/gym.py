@@ -23,7 +23,7 @@ from doublecorner.board import Board
 from doublecorner.color import Color
 from doublecorner.envs import render
 from doublecorner.envs.actions import ACTION_COUNT, IllegalActionError, check_action
-from doublecorner.envs.game import ActionGame
+from doublecorner.envs.game import ActionGame, game_outcome
 from doublecorner.envs.opponents import EngineOpponent, Opponent, RandomOpponent
 from doublecorner.envs.spaces import (
     RENDER_MODES,
@@ -210,7 +210,7 @@ class DoubleCornerEnv(gymnasium.Env[Observation, Action]):
 
 
 def _check_goes_on(board: Board) -> None:
-    outcome = board.outcome()
+    outcome = game_outcome(board)
     if outcome is not None:
         raise ValueError(f"cannot start an episode at {board.fen()}: the game is over "
                          f"({outcome.termination.value})")

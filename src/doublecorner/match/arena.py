@@ -60,6 +60,9 @@ def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
               tables: Tables | None = None) -> GameRecord:
     """Play one game from ``ballot`` to its end by the rules.
 
+    The arena claims draws for the players: a game ends as soon as a position
+    occurs a third time or 40 moves by each side pass without a man move or
+    capture (see :meth:`Board.outcome <doublecorner.board.Board.outcome>`).
     A player that raises or plays an illegal move loses the game. One that
     produces no move (a peer whose own rules ended the game early) gets a
     random legal move played for it, counted in ``fallback_moves``. With
@@ -74,7 +77,9 @@ def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
         player.new_game()
     result, reason = "", ""
     while True:
-        outcome = board.outcome()
+        # The arena is the referee: it claims a draw by repetition or the 40-move rule
+        # for the players as soon as one is on the board.
+        outcome = board.outcome(claim_draw=True)
         if outcome is not None:
             result, reason = outcome.result(), outcome.termination.value
             break

@@ -466,7 +466,10 @@ def write_game(moves: Sequence[Move], *, tags: Mapping[str, str] | None = None,
     The seven standard tags come first (unset ones as ``?``, the date as
     today), then ``GameType`` and, for a game not from the start position,
     ``SetUp`` and ``FEN``, then any other tags. ``result`` defaults to the
-    outcome the rules give after the last move.
+    outcome the rules give by themselves after the last move: a win when the
+    side to move has no move, else ``*``. A draw by repetition or the
+    40-move rule ends a game only when claimed, so whoever claimed it passes
+    ``result="1/2-1/2"``.
 
     :raises IllegalMoveError: a move is not legal where it is played.
     :raises InvalidFenError: ``start_fen`` is not a valid FEN.
@@ -493,7 +496,8 @@ def write_game(moves: Sequence[Move], *, tags: Mapping[str, str] | None = None,
     game = Game()
     game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
     game.headers.update(tags or {})
-    game.headers["Result"] = result if result is not None else result_text(board.outcome())
+    game.headers["Result"] = (result if result is not None
+                              else result_text(board.outcome(claim_draw=False)))
     if Position.from_fen(start_fen) != Position.start():
         game.setup(start_fen)
     game.add_line(moves)

@@ -20,9 +20,11 @@ By default the reader is lenient: a problem is recorded in the game (with its
 line and column, see :attr:`Game.errors`), the rest of a line of play after an
 illegal move is skipped, and the next game is read as usual. With
 ``strict=True`` the first problem raises :class:`~doublecorner.errors.PdnError`
-instead. A move after the game has ended by the rules (no legal move, a
-threefold repetition, the 40-move rule) and a ``Result`` tag that disagrees
-with the result of the movetext are problems too. Nothing else escapes from
+instead. A move where the side to move has none left and a ``Result`` tag
+that disagrees with the result of the movetext are problems too; moves after a
+threefold repetition or 40 moves without a man move or capture are not, since
+those draws end a game only when a player claims them (the ``Result`` tag says
+how it ended). Nothing else escapes from
 reading text; a stream that is no text at all (bytes with a NUL among them, a
 line of over :data:`MAX_LINE_CHARACTERS`) raises :class:`NotPdnError` in either
 mode.
@@ -58,7 +60,6 @@ from typing import IO, Any, TypeVar, overload
 from doublecorner.board import Board
 from doublecorner.errors import DraughtsError, PdnError, quoted
 from doublecorner.move import Move
-from doublecorner.outcome import Termination
 from doublecorner.pdn.game import Game, GameBuilder
 from doublecorner.pdn.nags import MAX_NAG, nag_of_mark
 from doublecorner.pdn.tags import GAME_TYPE, RESULTS, TWO_POINT_RESULTS
@@ -394,14 +395,9 @@ class PdnReader:
     def _play(self, visitor: Visitor[Any], board: Board, line: _Line,
               match: re.Match[str]) -> None:
         """Resolve the move of ``match`` on ``board``, visit it and make it."""
-        outcome = board.outcome()
-        if outcome is not None and outcome.termination is not Termination.NO_MOVES:
-            # (with no legal move, parse_move says so below)
-            self._error(visitor, f"move {quoted(match.group(_MOVE_TEXT))} after the game "
-                        f"ended ({outcome.termination.value} in {board.fen()})",
-                        self._line_number, match.start(_MOVE_TEXT) + 1)
-            line.is_live = False
-            return
+        # A record never ends on a draw nobody claimed (a repetition, the 40-move
+        # rule): the players went on, and so does the reader. After the last
+        # legal move, parse_move refuses the next.
         try:
             move = board.parse_move(match.group(_MOVE_TEXT))
         except DraughtsError as error:

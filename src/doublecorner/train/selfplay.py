@@ -31,12 +31,14 @@ from typing import Any
 import numpy as np
 
 from doublecorner.color import Color
+from doublecorner.board import Board
 from doublecorner.egtb.probe import Value
 from doublecorner.engine import Engine, Limit
 from doublecorner.errors import EngineError, TableError
 from doublecorner.match.ballots import three_move_deck
 from doublecorner.position import Position
 
+from doublecorner.outcome import Outcome
 SHARD_PATTERN = "shard-{:05d}.npz"
 SHARD_NAME = re.compile(r"shard-\d{5,}\.npz")
 UNKNOWN = -2  # the tables' value of a position they do not hold
@@ -128,17 +130,23 @@ def make_engine(config: SelfPlayConfig) -> Engine:
 def play_game(engine: Engine, number: int, config: SelfPlayConfig) -> dict[str, np.ndarray]:
     """Play game ``number``; return its columns (see :data:`COLUMNS`)."""
     deck = three_move_deck()
+def _ending(board: Board) -> Outcome | None:
+    """How a self-play game has ended: self-play claims a draw by repetition or the
+    40-move rule for the players as soon as one is on the board, as a referee would."""
+    return board.outcome(claim_draw=True)
+
+
     board = deck[number % len(deck)].board()
     chance = random.Random(number)
     for _ in range(chance.randint(0, config.random_plies)):
         moves = sorted(board.legal_moves, key=lambda move: move.path)
-        if not moves or board.outcome() is not None:
+        if not moves or _ending(board) is not None:
             break
         board.push(chance.choice(moves))
     engine.new_game()
     limit = Limit(nodes=config.nodes)
     rows: dict[str, list[int]] = {name: [] for name in COLUMNS if name not in ("result", "game")}
-    while board.outcome() is None and len(board.move_stack) < config.max_plies:
+    while _ending(board) is None and len(board.move_stack) < config.max_plies:
         position = board.position()
         result = engine.search(position, limit, history=board.position_history(),
                                halfmove_clock=board.halfmove_clock)
@@ -151,7 +159,7 @@ def play_game(engine: Engine, number: int, config: SelfPlayConfig) -> dict[str, 
                             ("table", _table_value(engine, position))):
             rows[name].append(value)
         board.push(result.move)
-    outcome = board.outcome()
+    outcome = _ending(board)
     winner = None if outcome is None else outcome.winner  # None also for a game cut short
     black_result = 0 if winner is None else 1 if winner is Color.BLACK else -1
     count = len(rows["black"])
