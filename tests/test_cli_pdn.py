@@ -202,3 +202,24 @@ def test_check_into_a_closed_pipe_ends_quietly() -> None:
     process.stdout.close()
     _, err = process.communicate(timeout=300)
     assert (process.returncode, err) == (1, b"")
+
+
+def test_check_notes_a_draw_nobody_claimed_and_passes(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    # The start position occurs a third time after Black's 6-1 at move 5, and White plays
+    # on (as some of Tinsley's published games do).
+    path = tmp_path / "repeated.pdn"
+    path.write_text('[FEN "W:WK32:BK1"]\n[Result "1/2-1/2"]\n'
+                    "1... 32-27 2. 1-6 27-32 3. 6-1 32-27 4. 1-6 27-32 5. 6-1 32-27 1/2-1/2\n"
+                    "\n1. 11-15 *\n", encoding="utf-8")
+    status, out, _ = run(capsys, "pdn", "check", str(path))
+    assert status == 0
+    assert out.splitlines() == [
+        f"{path}: game 1: note: threefold repetition at move 5 was not claimed; the game goes on",
+        "1 file, 2 games: 2 good, 0 with faults"]
+    status, out, _ = run(capsys, "pdn", "check", "--json", str(path))
+    assert status == 0
+    report = json.loads(out)
+    assert (report["failed"], report["faults"]) == (0, [])
+    assert report["notes"] == [{"file": str(path), "game": 1, "note": (
+        "threefold repetition at move 5 was not claimed; the game goes on")}]

@@ -20,6 +20,7 @@ from doublecorner.cli.common import (
     counted,
     positive_int,
 )
+from doublecorner.color import Color
 from doublecorner.errors import DraughtsError, PdnError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.match import three_move_deck
@@ -43,7 +44,9 @@ def add_parsers(commands: Any) -> None:
     check = actions.add_parser(
         "check", help="check that every game reads and every move is legal",
         description="Print 'file:line: game N: problem' for each fault, then a summary. "
-                    "Exit status 1 if any game has a fault.")
+                    "Exit status 1 if any game has a fault. A game that goes on past a "
+                    "draw nobody claimed (threefold repetition, 40-move rule) gets a "
+                    "'file: game N: note: ...' line, which is no fault.")
     check.add_argument("files", nargs="+", metavar="FILE", help="PDN files")
     check.add_argument("--json", action="store_true",
                        help="print one JSON document (faults and counts) instead")
@@ -113,6 +116,7 @@ def _fault_line(path: str, number: int, error: PdnError) -> str:
 
 def _check(arguments: argparse.Namespace) -> int:
     faults: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
     games = failed = 0
     for path in arguments.files:
         with _games(path) as read:
@@ -124,13 +128,38 @@ def _check(arguments: argparse.Namespace) -> int:
                                    "game": number, "problem": _problem(error)})
                     if not arguments.json:
                         print(_fault_line(path, number, error))
+                # A faulty game may have no board to replay (a bad FEN): its faults say enough.
+                note = None if game.errors else _unclaimed_draw(game)
+                if note is not None:
+                    notes.append({"file": path, "game": number, "note": note})
+                    if not arguments.json:
+                        print(f"{path}: game {number}: note: {note}")
     files = len(arguments.files)
     if arguments.json:
-        print(json.dumps({"files": files, "games": games, "failed": failed, "faults": faults}))
+        print(json.dumps({"files": files, "games": games, "failed": failed, "faults": faults,
+                          "notes": notes}))
     else:
         print(f"{counted(files, 'file')}, {counted(games, 'game')}: {games - failed} good, "
               f"{failed} with faults")
     return EXIT_FAILURE if failed else EXIT_OK
+
+
+def _unclaimed_draw(game: Game) -> str | None:
+    """Where the main line goes on past a draw the rules let a player claim, if it does.
+
+    Not a fault: such draws end a game only when claimed, and real games go on
+    past them; the note tells a reader who expected the game to stop there.
+    """
+    board = game.board()
+    first_ply = 0 if board.turn is Color.BLACK else 1  # White's first move is "1..."
+    for ply, move in enumerate(game.mainline_moves()):
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            number = (ply + first_ply + 1) // 2  # the move that brought the draw about
+            return (f"{outcome.termination.value} at move {number} was not claimed; "
+                    "the game goes on")
+        board.push(move)
+    return None
 
 
 # -- stats ------------------------------------------------------------------------------
