@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,13 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from doublecorner import STARTING_FEN, Board, Position
+from doublecorner import STARTING_FEN, Board, Color, Position
 from doublecorner.egtb import Tables
 from doublecorner.engine import Engine, InfoCallback, Limit, Score, SearchResult
 from doublecorner.web.app import create_app
 from doublecorner.web.engine_pool import Searcher
+from doublecorner.web.record import GameMode, GameRecord
+from doublecorner.web.state import GameState
 
 WAIT = 30.0  # seconds: only a broken server makes a test wait this long, and then it fails
 MULTI_JUMP_FEN = "B:W14,23:B9"  # the only move is 9x18x27
@@ -361,6 +364,83 @@ def test_a_deleted_game_is_gone(client: TestClient) -> None:
     assert answer.status_code == 204 and answer.content == b""
     assert_error(client.get(f"/api/games/{game['id']}"), 404)
     assert mine(client, game) == []
+# -- draws by the rules are claimed (issue 27) -----------------------------------------
+
+# Kings shuffling 1-6 / 32-27 and back: the start position (Black to move) recurs
+# every four plies; White's 27-32 at ply 8 brings it back a third time.
+SHUFFLE_FEN = "B:WK32:BK1"
+SHUFFLE = ["1-6", "32-27", "6-1", "27-32"] * 2
+
+
+def claim(client: TestClient, game: dict[str, Any], seat: str) -> httpx.Response:
+    return post(client, game, "claim-draw", None, seat)
+
+
+def test_people_claim_a_repetition_rather_than_the_game_ending_by_itself(
+        client: TestClient) -> None:
+    game = new_game(client, mode="two-player", fen=SHUFFLE_FEN)
+    assert game["can_claim_draw"] is False
+    assert_error(claim(client, game, "black"), 409, "no draw can be claimed")
+    for move in SHUFFLE[:7]:
+        answer = play(client, game, move).json()
+    # White's next move would make the third occurrence: White may claim (WCDF), Black not.
+    assert answer["can_claim_draw"] is True and answer["turn"] == "white"
+    assert_error(claim(client, game, "black"), 403, "white's turn")
+    answer = play(client, game, SHUFFLE[7]).json()
+    # The third occurrence is on the board: nobody claimed, so the game goes on.
+    assert answer["outcome"] is None and answer["legal_moves"]
+    assert answer["can_claim_draw"] is True
+    assert_error(client.post(f"/api/games/{game['id']}/claim-draw"), 403)  # no token
+    over = claim(client, game, "black").json()
+    assert over["outcome"] == {"result": "1/2-1/2", "reason": "threefold repetition",
+                               "winner": None}
+    assert over["can_claim_draw"] is False and over["legal_moves"] == []
+    assert get(client, game)["outcome"] == over["outcome"]
+    assert mine(client, game)[0]["result"] == "1/2-1/2"
+    assert_error(claim(client, game, "black"), 409, "over")
+    assert '[Result "1/2-1/2"]' in client.get(f"/api/games/{game['id']}/pdn").text
+
+
+def test_a_game_goes_on_past_a_draw_nobody_claims(client: TestClient) -> None:
+    game = new_game(client, mode="two-player", fen=SHUFFLE_FEN)
+    for move in SHUFFLE * 2 + ["1-6"]:
+        answer = play(client, game, move)
+        assert answer.status_code == 200, answer.text
+    assert answer.json()["outcome"] is None
+
+
+def test_an_analysis_reads_on_past_a_repetition_and_nobody_claims(client: TestClient) -> None:
+    game = new_game(client, mode="analysis", fen=SHUFFLE_FEN)
+    for move in SHUFFLE:
+        answer = play(client, game, move).json()
+    assert answer["outcome"] is None and answer["can_claim_draw"] is False
+    assert_error(claim(client, game, "owner"), 409, "analysis")
+
+
+def test_an_import_reads_on_past_a_repetition_and_keeps_its_result(client: TestClient) -> None:
+    moves = " ".join(SHUFFLE)
+    text = (f'[FEN "{SHUFFLE_FEN}"]\n[Result "1/2-1/2"]\n{moves} 1/2-1/2\n\n'
+            f'[FEN "{SHUFFLE_FEN}"]\n[Result "1-0"]\n{moves} 1-6 1-0\n')
+    answer = client.post("/api/games/import", json={"pdn": text})
+    assert answer.status_code == 201, answer.text
+    stopped, went_on = answer.json()["games"]
+    assert answer.json()["errors"] == []
+    # Stopped on the draw: claimed there. Went on past it: all moves, and the tag's result.
+    assert stopped["outcome"]["reason"] == "threefold repetition"
+    assert went_on["ply"] == 9
+    assert went_on["outcome"] == {"result": "1-0", "reason": "resignation", "winner": "black"}
+
+
+def test_against_the_engine_the_server_claims_a_draw_on_the_board() -> None:
+    engine_game = GameRecord(id="g_1", mode=GameMode.ENGINE, created="", updated="",
+                             black="human", white="doublecorner", start_fen=SHUFFLE_FEN,
+                             human=Color.BLACK, level=1, moves=tuple(SHUFFLE))
+    state = GameState.of(engine_game)
+    assert state.ending is not None and state.ending.reason == "threefold repetition"
+    two_player = GameState.of(replace(engine_game, mode=GameMode.TWO_PLAYER))
+    assert two_player.ending is None
+
+
 
 
 def test_a_game_goes_to_pdn_and_back(client: TestClient) -> None:
@@ -433,7 +513,8 @@ def test_the_api_is_described_by_an_openapi_schema(client: TestClient) -> None:
     paths = schema["paths"]
     for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/moves",
                  "/api/games/{game_id}/takeback", "/api/games/{game_id}/resign",
-                 "/api/games/{game_id}/draw", "/api/games/{game_id}/pdn",
+                 "/api/games/{game_id}/draw", "/api/games/{game_id}/claim-draw",
+                 "/api/games/{game_id}/pdn",
                  "/api/games/import", "/api/health"):
         assert path in paths
     assert "ErrorBody" in schema["components"]["schemas"]

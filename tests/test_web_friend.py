@@ -175,3 +175,15 @@ def test_a_stream_that_gets_only_bad_messages_is_closed(client: TestClient) -> N
         with pytest.raises(WebSocketDisconnect) as closed:
             stream.receive_json()
     assert closed.value.code == 1008
+
+
+def test_a_friend_claims_a_repetition_with_their_own_token(client: TestClient) -> None:
+    game, friend = friend_game(client, fen="B:WK32:BK1")  # the creator is Black
+    holders = {"black": game, "white": friend}
+    for move in ["1-6", "32-27", "6-1", "27-32"] * 2:
+        turn = get(client, game)["turn"]
+        answer = post(client, holders[turn], "moves", {"move": move}, turn).json()
+    assert answer["outcome"] is None and answer["can_claim_draw"] is True
+    assert_error(post(client, friend, "claim-draw", None, "white"), 403, "black's turn")
+    over = post(client, game, "claim-draw", None, "black").json()
+    assert over["outcome"]["reason"] == "threefold repetition"

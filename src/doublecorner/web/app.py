@@ -313,6 +313,11 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
             text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @app.delete("/api/games/{game_id}", status_code=204, response_class=Response,
+    @app.post("/api/games/{game_id}/claim-draw", response_model=GameBody, responses=_ERRORS)
+    async def claim_draw(game_id: str, seat: Seat = acting) -> GameBody:
+        """The side to move claims a draw by threefold repetition or the 40-move rule."""
+        return GameBody.of(await service.claim_draw(game_id, seat))
+
                 responses=_ERRORS)
     async def delete(game_id: str, seat: Seat = acting) -> Response:
         await service.delete(game_id, seat)

@@ -66,7 +66,14 @@ from doublecorner.web.engine_pool import EnginePool
 from doublecorner.web.game_clock import after_move, start_clock
 from doublecorner.web.pdn_games import game_pdn, read_games
 from doublecorner.web.record import AgreedEnding, Agreement, Clock, GameMode, GameRecord
-from doublecorner.web.state import EngineReply, GameState, ending, replay, result
+from doublecorner.web.state import (
+    EngineReply,
+    GameState,
+    claimable_draw,
+    ending,
+    replay,
+    result,
+)
 from doublecorner.web.store import GameStore
 from doublecorner.web.tokens import Seat, new_token, token_hash
 
@@ -482,6 +489,33 @@ class GameService:
 
         :raises GameLimitError: the games would go over a cap.
         """
+    async def claim_draw(self, game_id: str, seat: Seat) -> GameState:
+        """The side to move claims a draw by threefold repetition or the 40-move rule.
+
+        The claim stands when the draw is on the board or when the claimant's
+        next move would make it (WCDF rules; see :meth:`Board.can_claim_draw`);
+        the game ends as a draw named after the rule. Against the engine the
+        server already claims every draw on the board for both sides.
+
+        :raises GameNotFoundError: there is no such game.
+        :raises GameStateError: the game is over, an analysis, or no draw can be claimed.
+        :raises GameForbiddenError: ``seat`` is not the side to move.
+        """
+        async with self._editing(game_id, seat, going_on=True) as (record, board):
+            side = self._player(record, seat, None, "claims a draw")
+            if side is not board.turn:
+                raise GameForbiddenError(f"only the side to move claims a draw: it is "
+                                         f"{board.turn.name.lower()}'s turn in game {game_id!r}, "
+                                         f"and this token is {seat.value}'s")
+            claim = claimable_draw(record, board)
+            if claim is None:
+                raise GameStateError(
+                    f"no draw can be claimed in game {game_id!r}: neither this position nor "
+                    "your next move makes a threefold repetition, and fewer than 40 moves "
+                    "each have gone by without a man move or capture")
+            record = replace(record, agreed=AgreedEnding(claim, None))
+            return await self._save(self._changed(record, board, draw_offer=None), board)
+
         new = len(records)
         if self.max_games_per_client is not None:
             held = self.store.count_by(creator)

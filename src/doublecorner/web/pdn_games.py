@@ -28,6 +28,7 @@ from dataclasses import replace
 from doublecorner.board import Board
 from doublecorner.color import Color
 from doublecorner.errors import DraughtsError
+from doublecorner.outcome import Termination
 from doublecorner.pdn import Game, iter_games
 from doublecorner.web.record import AgreedEnding, Agreement, GameMode, GameRecord
 from doublecorner.web.state import replay, result
@@ -90,7 +91,8 @@ def read_games(text: str, *, created: str,
     A game is left out when it has no usable start position, is not English
     draughts, or holds nothing at all (no tag, no move). A result in the tags
     that the rules do not give (``1-0`` in a position where the game goes
-    on) is kept as a resignation, or a draw by agreement.
+    on) is kept as a resignation, or a draw: claimed when the moves stop on a
+    threefold repetition or after 40 quiet moves, else agreed.
     """
     records: list[GameRecord] = []
     errors: list[str] = []
@@ -108,7 +110,7 @@ def read_games(text: str, *, created: str,
             black=game.headers.get("Black", UNKNOWN), white=game.headers.get("White", UNKNOWN),
             start_fen=start_fen,
             moves=tuple(str(move) for move in moves),
-            agreed=_agreed_ending(game.headers.get("Result", "*")),
+            agreed=_agreed_ending(game.headers.get("Result", "*"), board),
             tags={name: value for name, value in game.headers.items()
                   if name not in _DERIVED_TAGS})
         records.append(replace(record, result=result(record, board)))
@@ -126,9 +128,17 @@ def _start_board(game: Game) -> Board | None:
         return None
 
 
-def _agreed_ending(pdn_result: str) -> AgreedEnding | None:
+def _agreed_ending(pdn_result: str, board: Board) -> AgreedEnding | None:
+    """The ending the result tag gives, the game's moves made on ``board``."""
     if pdn_result in _WINNERS:
         return AgreedEnding(Agreement.RESIGNATION, _WINNERS[pdn_result])
     if pdn_result in _DRAWS:
         return AgreedEnding(Agreement.DRAW_AGREED, None)
     return None
+        # A drawn record that stops where the rules let a player claim a draw was
+        # drawn by that claim.
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None and outcome.termination is Termination.FORTY_MOVE_RULE:
+            return AgreedEnding(Agreement.FORTY_MOVES_CLAIMED, None)
+        if outcome is not None and outcome.termination is Termination.THREEFOLD_REPETITION:
+            return AgreedEnding(Agreement.REPETITION_CLAIMED, None)

@@ -1,8 +1,9 @@
 """What the server keeps of a game: the record that the store writes and reads.
 
 A record holds what cannot be worked out again: who plays, the start position,
-the moves (full paths), endings the rules do not give (a resignation, an
-agreed draw, a flag fall), pending offers and the clock. Everything else (the
+the moves (full paths), endings the board does not give by itself (a
+resignation, an agreed or claimed draw, a flag fall), pending offers and the
+clock. Everything else (the
 position, the legal moves, a win or a draw by the rules) follows from
 replaying the moves, which the game service does.
 """
@@ -29,16 +30,22 @@ class GameMode(str, enum.Enum):
 
 
 class Agreement(str, enum.Enum):
-    """An ending the players make rather than the rules."""
+    """An ending the players make rather than the board by itself.
+
+    A claimed draw is named, in the API too, after the rule that allowed the claim.
+    """
 
     RESIGNATION = "resignation"
     DRAW_AGREED = "draw agreed"
     TIME_FORFEIT = "time forfeit"
+    REPETITION_CLAIMED = "threefold repetition"
+    FORTY_MOVES_CLAIMED = "forty-move rule"
 
 
 @dataclass(frozen=True, slots=True)
 class AgreedEnding:
-    """A resignation (``winner`` is the other side) or an agreed draw (``winner`` is ``None``).
+    """A resignation (``winner`` is the other side) or an agreed or claimed draw (``winner`` is
+    ``None``).
 
     >>> AgreedEnding(Agreement.RESIGNATION, Color.WHITE).result
     '0-1'

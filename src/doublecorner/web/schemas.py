@@ -23,7 +23,7 @@ from doublecorner.db import Exploration, StoredGame
 from doublecorner.web.game_clock import time_left
 from doublecorner.web.games import DrawAction, TakebackAction
 from doublecorner.web.record import GameMode, GameRecord
-from doublecorner.web.state import GameState
+from doublecorner.web.state import GameState, claimable_draw
 
 Side = Literal["black", "white"]
 MAX_MOVE_TEXT = 200  # a path of 9 jumps is 27 characters; more is not a move
@@ -198,6 +198,9 @@ class GameBody(_GameHeading):
     outcome: Outcome | None
     draw_offer: Side | None
     engine_reply: EngineReplyBody | None
+    can_claim_draw: bool = Field(description="the side to move may claim a draw by threefold "
+                                             "repetition or the 40-move rule (POST "
+                                             "/api/games/{id}/claim-draw)")
     private: bool
     takeback_request: Side | None = Field(description="friend mode: the side asking to take "
                                                       "back its last move")
@@ -233,6 +236,7 @@ class GameBody(_GameHeading):
                 "winner": None if ending.winner is None else side_name(ending.winner)}),
             draw_offer=None if record.draw_offer is None else side_name(record.draw_offer),
             engine_reply=None if reply is None else EngineReplyBody(
+            can_claim_draw=ending is None and claimable_draw(record, board) is not None,
                 move=str(reply.move), score=str(reply.score), depth=reply.depth,
                 book=reply.is_book),
             private=record.private,

@@ -20,7 +20,7 @@ from doublecorner.engine import Score
 from doublecorner.errors import DraughtsError
 from doublecorner.move import Move
 from doublecorner.web.game_clock import is_flagged
-from doublecorner.web.record import UNFINISHED, AgreedEnding, Agreement, GameRecord
+from doublecorner.web.record import UNFINISHED, AgreedEnding, Agreement, GameMode, GameRecord
 from doublecorner.web.store import StoreError
 
 
@@ -85,8 +85,14 @@ def replay(record: GameRecord) -> Board:
 
 def ending(record: GameRecord, board: Board, *, now: float | None = None) -> GameEnding | None:
     """How the game ended: by the rules on ``board``, else by the players, else on time
-    (the side to move's clock ran out by ``now``, default: the time now), else ``None``."""
-    outcome = board.outcome()
+    (the side to move's clock ran out by ``now``, default: the time now), else ``None``.
+
+    Against the engine the server is the referee: it claims a draw by repetition
+    or the 40-move rule for both sides as soon as one is on the board. People
+    playing each other claim it themselves (see :func:`claimable_draw`), and
+    an analysis goes on past it as the records of real games do.
+    """
+    outcome = board.outcome(claim_draw=record.mode is GameMode.ENGINE)
     if outcome is not None:
         return GameEnding(outcome.result(), outcome.termination.value, outcome.winner)
     agreed = record.agreed
@@ -97,6 +103,20 @@ def ending(record: GameRecord, board: Board, *, now: float | None = None) -> Gam
                                         now=time.time() if now is None else now):
         flag = AgreedEnding(Agreement.TIME_FORFEIT, board.turn.opponent)
         return GameEnding(flag.result, flag.reason.value, flag.winner)
+    return None
+
+
+def claimable_draw(record: GameRecord, board: Board) -> Agreement | None:
+    """The draw the side to move may claim now (see :meth:`Board.can_claim_draw`), if any.
+
+    Only a player claims: an analysis has none, and neither has a game that is over.
+    """
+    if record.mode is GameMode.ANALYSIS or ending(record, board) is not None:
+        return None
+    if board.can_claim_forty_move_rule():
+        return Agreement.FORTY_MOVES_CLAIMED
+    if board.can_claim_threefold_repetition():
+        return Agreement.REPETITION_CLAIMED
     return None
 
 

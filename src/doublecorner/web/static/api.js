@@ -67,6 +67,7 @@ export const api = {
   draw: (id, seat, action) => request("POST", `${game(id)}/draw`, { action }, tokenFor(id, seat)),
   importPdn: async (pdn) => {
     const answer = await request("POST", "/api/games/import", { pdn });
+  claimDraw: (id, seat) => request("POST", `${game(id)}/claim-draw`, undefined, tokenFor(id, seat)),
     for (const imported of answer.games) kept(imported);
     return answer;
   },

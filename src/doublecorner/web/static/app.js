@@ -285,6 +285,12 @@ function renderActions() {
   $("resign").hidden = game?.mode === "analysis";
   $("resign").textContent = playing && game.mode === "two-player" ? `${colorName(game.turn)} resigns` : "Resign";
   const invite = game?.mode === "friend" ? inviteOf(game.id) : null;
+  // A draw by repetition or the 40-move rule ends a game only when the side to move
+  // claims it; the button shows where this browser holds that side's seat.
+  const canClaim = Boolean(playing && game.can_claim_draw && seatFor(game.turn));
+  $("claim-draw").hidden = !canClaim;
+  $("claim-draw").disabled = !idle;
+  $("claim-draw").textContent = canClaim && game.mode === "two-player" ? `${colorName(game.turn)} claims a draw` : "Claim a draw";
   $("invite-panel").hidden = !invite || setup.isOpen;
   if (invite) $("invite-link").value = new URL(invite, location.href).href;
   renderClocks();
@@ -589,6 +595,8 @@ $("move-form").addEventListener("submit", (event) => {
   const text = $("move-input").value.trim();
   if (!text || !canMove()) return;
   $("move-input").value = "";
+$("claim-draw").addEventListener("click", () => request(() => api.claimDraw(state.game.id, seatFor(state.game.turn))));
+
   submitMove(text);
 });
 
