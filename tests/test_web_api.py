@@ -343,27 +343,6 @@ def test_the_engine_declines_a_draw_when_ahead_and_accepts_when_behind(
     assert_error(post(client, ahead, "draw", {"action": "accept"}), 409)
 
 
-# -- lists, deletion, PDN -----------------------------------------------------------
-
-
-def test_games_are_listed_newest_first(client: TestClient) -> None:
-    made = [new_game(client, mode="two-player") for _ in range(3)]
-    ids = [game["id"] for game in made]
-    games = mine(client, *made)
-    assert [game["id"] for game in games] == ids[::-1]
-    assert set(games[0]) == {"id", "mode", "created", "updated", "black", "white", "ply",
-                             "result"}
-    assert games[0]["result"] == "*"
-    assert [game["id"] for game in mine(client, *made, query="?limit=2")] == ids[:0:-1]
-    assert_error(client.get("/api/games?limit=0"), 422, "limit")
-
-
-def test_a_deleted_game_is_gone(client: TestClient) -> None:
-    game = new_game(client, mode="two-player")
-    answer = client.delete(f"/api/games/{game['id']}", headers=auth(game, "white"))
-    assert answer.status_code == 204 and answer.content == b""
-    assert_error(client.get(f"/api/games/{game['id']}"), 404)
-    assert mine(client, game) == []
 # -- draws by the rules are claimed (issue 27) -----------------------------------------
 
 # Kings shuffling 1-6 / 32-27 and back: the start position (Black to move) recurs
@@ -441,6 +420,27 @@ def test_against_the_engine_the_server_claims_a_draw_on_the_board() -> None:
     assert two_player.ending is None
 
 
+# -- lists, deletion, PDN -----------------------------------------------------------
+
+
+def test_games_are_listed_newest_first(client: TestClient) -> None:
+    made = [new_game(client, mode="two-player") for _ in range(3)]
+    ids = [game["id"] for game in made]
+    games = mine(client, *made)
+    assert [game["id"] for game in games] == ids[::-1]
+    assert set(games[0]) == {"id", "mode", "created", "updated", "black", "white", "ply",
+                             "result"}
+    assert games[0]["result"] == "*"
+    assert [game["id"] for game in mine(client, *made, query="?limit=2")] == ids[:0:-1]
+    assert_error(client.get("/api/games?limit=0"), 422, "limit")
+
+
+def test_a_deleted_game_is_gone(client: TestClient) -> None:
+    game = new_game(client, mode="two-player")
+    answer = client.delete(f"/api/games/{game['id']}", headers=auth(game, "white"))
+    assert answer.status_code == 204 and answer.content == b""
+    assert_error(client.get(f"/api/games/{game['id']}"), 404)
+    assert mine(client, game) == []
 
 
 def test_a_game_goes_to_pdn_and_back(client: TestClient) -> None:

@@ -384,6 +384,19 @@ def test_two_players_agree_a_draw(page: Page, server: str) -> None:
     expect(page.get_by_test_id("resign")).to_be_disabled()
 
 
+def test_the_side_to_move_claims_a_repetition(page: Page, server: str) -> None:
+    new_game(page, server, "two-player", fen="B:WK32:BK1")
+    claim = page.get_by_test_id("claim-draw")
+    play_line(page, "1-6", "32-27", "6-1", "27-32", "1-6", "32-27")
+    expect(claim).to_be_hidden()
+    play_line(page, "6-1")  # White's 27-32 would bring the start position a third time
+    expect(claim).to_have_text("White claims a draw")
+    claim.click()
+    expect(page.get_by_test_id("status")).to_contain_text("Draw by threefold repetition")
+    expect(page.get_by_test_id("result")).to_have_text("1/2-1/2")
+    expect(claim).to_be_hidden()
+
+
 def test_the_game_is_still_there_after_a_reload(page: Page, server: str) -> None:
     new_game(page, server, "two-player")
     play_line(page, "11-15", "23-19")
@@ -453,19 +466,6 @@ def test_import_pdn_opens_the_game(page: Page, server: str) -> None:
 
 def test_a_position_set_up_on_the_board(page: Page, server: str) -> None:
     page.goto(server)
-def test_the_side_to_move_claims_a_repetition(page: Page, server: str) -> None:
-    new_game(page, server, "two-player", fen="B:WK32:BK1")
-    claim = page.get_by_test_id("claim-draw")
-    play_line(page, "1-6", "32-27", "6-1", "27-32", "1-6", "32-27")
-    expect(claim).to_be_hidden()
-    play_line(page, "6-1")  # White's 27-32 would bring the start position a third time
-    expect(claim).to_have_text("White claims a draw")
-    claim.click()
-    expect(page.get_by_test_id("status")).to_contain_text("Draw by threefold repetition")
-    expect(page.get_by_test_id("result")).to_have_text("1/2-1/2")
-    expect(claim).to_be_hidden()
-
-
     page.get_by_test_id("cancel-new-game").click()
     page.get_by_test_id("open-setup").click()
     page.get_by_test_id("setup-clear").click()

@@ -30,15 +30,15 @@ from typing import Any
 
 import numpy as np
 
-from doublecorner.color import Color
 from doublecorner.board import Board
+from doublecorner.color import Color
 from doublecorner.egtb.probe import Value
 from doublecorner.engine import Engine, Limit
 from doublecorner.errors import EngineError, TableError
 from doublecorner.match.ballots import three_move_deck
+from doublecorner.outcome import Outcome
 from doublecorner.position import Position
 
-from doublecorner.outcome import Outcome
 SHARD_PATTERN = "shard-{:05d}.npz"
 SHARD_NAME = re.compile(r"shard-\d{5,}\.npz")
 UNKNOWN = -2  # the tables' value of a position they do not hold
@@ -127,15 +127,15 @@ def make_engine(config: SelfPlayConfig) -> Engine:
                   network=config.network)
 
 
-def play_game(engine: Engine, number: int, config: SelfPlayConfig) -> dict[str, np.ndarray]:
-    """Play game ``number``; return its columns (see :data:`COLUMNS`)."""
-    deck = three_move_deck()
 def _ending(board: Board) -> Outcome | None:
     """How a self-play game has ended: self-play claims a draw by repetition or the
     40-move rule for the players as soon as one is on the board, as a referee would."""
     return board.outcome(claim_draw=True)
 
 
+def play_game(engine: Engine, number: int, config: SelfPlayConfig) -> dict[str, np.ndarray]:
+    """Play game ``number``; return its columns (see :data:`COLUMNS`)."""
+    deck = three_move_deck()
     board = deck[number % len(deck)].board()
     chance = random.Random(number)
     for _ in range(chance.randint(0, config.random_plies)):

@@ -304,6 +304,11 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
         return GameBody.of(await service.draw(game_id, seat, side_color(request.side),
                                               request.action, client=client_name(http)))
 
+    @app.post("/api/games/{game_id}/claim-draw", response_model=GameBody, responses=_ERRORS)
+    async def claim_draw(game_id: str, seat: Seat = acting) -> GameBody:
+        """The side to move claims a draw by threefold repetition or the 40-move rule."""
+        return GameBody.of(await service.claim_draw(game_id, seat))
+
     @app.get("/api/games/{game_id}/pdn", response_class=PlainTextResponse, responses=_ERRORS)
     async def pdn(game_id: str, seat: Seat | None = viewing) -> PlainTextResponse:
         """The game as a PDN file."""
@@ -313,11 +318,6 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
             text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @app.delete("/api/games/{game_id}", status_code=204, response_class=Response,
-    @app.post("/api/games/{game_id}/claim-draw", response_model=GameBody, responses=_ERRORS)
-    async def claim_draw(game_id: str, seat: Seat = acting) -> GameBody:
-        """The side to move claims a draw by threefold repetition or the 40-move rule."""
-        return GameBody.of(await service.claim_draw(game_id, seat))
-
                 responses=_ERRORS)
     async def delete(game_id: str, seat: Seat = acting) -> Response:
         await service.delete(game_id, seat)

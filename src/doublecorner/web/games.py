@@ -466,29 +466,6 @@ class GameService:
             record = replace(record, agreed=agreed)
             return await self._save(self._changed(record, board, draw_offer=offer), board)
 
-    async def delete(self, game_id: str, seat: Seat) -> None:
-        """Remove a game for good (any seat of the game may).
-
-        :raises GameNotFoundError: there is no such game.
-        """
-        async with self._lock(game_id):
-            record = await self._load(game_id)
-            _check_seat(record, seat)
-            if not await self._in_db(self.store.delete, game_id):
-                raise GameNotFoundError(f"no game {game_id!r}")
-            if self.on_change is not None:
-                self.on_change(GameState.of(record), "deleted")
-
-    # -- helpers -----------------------------------------------------------
-
-    def _insert(self, records: list[GameRecord], *, creator: str,
-                seats: list[tuple[str, Seat, str]],
-                invites: list[tuple[str, Seat, str]] | None = None) -> None:
-        """Store new games within the caps (in the database thread: one insert at a time,
-        so the counts cannot change between the check and the insert).
-
-        :raises GameLimitError: the games would go over a cap.
-        """
     async def claim_draw(self, game_id: str, seat: Seat) -> GameState:
         """The side to move claims a draw by threefold repetition or the 40-move rule.
 
@@ -516,6 +493,29 @@ class GameService:
             record = replace(record, agreed=AgreedEnding(claim, None))
             return await self._save(self._changed(record, board, draw_offer=None), board)
 
+    async def delete(self, game_id: str, seat: Seat) -> None:
+        """Remove a game for good (any seat of the game may).
+
+        :raises GameNotFoundError: there is no such game.
+        """
+        async with self._lock(game_id):
+            record = await self._load(game_id)
+            _check_seat(record, seat)
+            if not await self._in_db(self.store.delete, game_id):
+                raise GameNotFoundError(f"no game {game_id!r}")
+            if self.on_change is not None:
+                self.on_change(GameState.of(record), "deleted")
+
+    # -- helpers -----------------------------------------------------------
+
+    def _insert(self, records: list[GameRecord], *, creator: str,
+                seats: list[tuple[str, Seat, str]],
+                invites: list[tuple[str, Seat, str]] | None = None) -> None:
+        """Store new games within the caps (in the database thread: one insert at a time,
+        so the counts cannot change between the check and the insert).
+
+        :raises GameLimitError: the games would go over a cap.
+        """
         new = len(records)
         if self.max_games_per_client is not None:
             held = self.store.count_by(creator)

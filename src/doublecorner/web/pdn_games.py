@@ -133,8 +133,6 @@ def _agreed_ending(pdn_result: str, board: Board) -> AgreedEnding | None:
     if pdn_result in _WINNERS:
         return AgreedEnding(Agreement.RESIGNATION, _WINNERS[pdn_result])
     if pdn_result in _DRAWS:
-        return AgreedEnding(Agreement.DRAW_AGREED, None)
-    return None
         # A drawn record that stops where the rules let a player claim a draw was
         # drawn by that claim.
         outcome = board.outcome(claim_draw=True)
@@ -142,3 +140,5 @@ def _agreed_ending(pdn_result: str, board: Board) -> AgreedEnding | None:
             return AgreedEnding(Agreement.FORTY_MOVES_CLAIMED, None)
         if outcome is not None and outcome.termination is Termination.THREEFOLD_REPETITION:
             return AgreedEnding(Agreement.REPETITION_CLAIMED, None)
+        return AgreedEnding(Agreement.DRAW_AGREED, None)
+    return None

@@ -197,10 +197,10 @@ class GameBody(_GameHeading):
     last_move: LastMove | None
     outcome: Outcome | None
     draw_offer: Side | None
-    engine_reply: EngineReplyBody | None
     can_claim_draw: bool = Field(description="the side to move may claim a draw by threefold "
                                              "repetition or the 40-move rule (POST "
                                              "/api/games/{id}/claim-draw)")
+    engine_reply: EngineReplyBody | None
     private: bool
     takeback_request: Side | None = Field(description="friend mode: the side asking to take "
                                                       "back its last move")
@@ -235,8 +235,8 @@ class GameBody(_GameHeading):
                 "result": ending.result, "reason": ending.reason,
                 "winner": None if ending.winner is None else side_name(ending.winner)}),
             draw_offer=None if record.draw_offer is None else side_name(record.draw_offer),
-            engine_reply=None if reply is None else EngineReplyBody(
             can_claim_draw=ending is None and claimable_draw(record, board) is not None,
+            engine_reply=None if reply is None else EngineReplyBody(
                 move=str(reply.move), score=str(reply.score), depth=reply.depth,
                 book=reply.is_book),
             private=record.private,

@@ -65,9 +65,9 @@ export const api = {
   join: async (id, secret) => kept(await request("POST", `${game(id)}/join`, { secret })),
   resign: (id, seat) => request("POST", `${game(id)}/resign`, undefined, tokenFor(id, seat)),
   draw: (id, seat, action) => request("POST", `${game(id)}/draw`, { action }, tokenFor(id, seat)),
+  claimDraw: (id, seat) => request("POST", `${game(id)}/claim-draw`, undefined, tokenFor(id, seat)),
   importPdn: async (pdn) => {
     const answer = await request("POST", "/api/games/import", { pdn });
-  claimDraw: (id, seat) => request("POST", `${game(id)}/claim-draw`, undefined, tokenFor(id, seat)),
     for (const imported of answer.games) kept(imported);
     return answer;
   },

@@ -281,16 +281,16 @@ function renderActions() {
   $("accept-draw").hidden = !canAnswerOffer;
   $("decline-draw").hidden = !canAnswerOffer;
   if (offer) $("accept-draw").textContent = `${colorName(opponent(offer))} accepts the draw`;
-  $("resign").disabled = !(playing && idle);
-  $("resign").hidden = game?.mode === "analysis";
-  $("resign").textContent = playing && game.mode === "two-player" ? `${colorName(game.turn)} resigns` : "Resign";
-  const invite = game?.mode === "friend" ? inviteOf(game.id) : null;
   // A draw by repetition or the 40-move rule ends a game only when the side to move
   // claims it; the button shows where this browser holds that side's seat.
   const canClaim = Boolean(playing && game.can_claim_draw && seatFor(game.turn));
   $("claim-draw").hidden = !canClaim;
   $("claim-draw").disabled = !idle;
   $("claim-draw").textContent = canClaim && game.mode === "two-player" ? `${colorName(game.turn)} claims a draw` : "Claim a draw";
+  $("resign").disabled = !(playing && idle);
+  $("resign").hidden = game?.mode === "analysis";
+  $("resign").textContent = playing && game.mode === "two-player" ? `${colorName(game.turn)} resigns` : "Resign";
+  const invite = game?.mode === "friend" ? inviteOf(game.id) : null;
   $("invite-panel").hidden = !invite || setup.isOpen;
   if (invite) $("invite-link").value = new URL(invite, location.href).href;
   renderClocks();
@@ -565,6 +565,8 @@ for (const action of ["accept", "decline"]) {
 
 $("resign").addEventListener("click", () => request(() => api.resign(state.game.id, seatFor(humanSide()))));
 
+$("claim-draw").addEventListener("click", () => request(() => api.claimDraw(state.game.id, seatFor(state.game.turn))));
+
 $("flip").addEventListener("click", () => {
   state.flipped = !state.flipped;
   render();
@@ -595,8 +597,6 @@ $("move-form").addEventListener("submit", (event) => {
   const text = $("move-input").value.trim();
   if (!text || !canMove()) return;
   $("move-input").value = "";
-$("claim-draw").addEventListener("click", () => request(() => api.claimDraw(state.game.id, seatFor(state.game.turn))));
-
   submitMove(text);
 });
 
