@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from doublecorner import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move, Position
+from doublecorner import (
+    AmbiguousMoveError,
+    Board,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    Move,
+    Position,
+)
 from doublecorner.board import _new_buffer
 from doublecorner.squares import square_name
 from tests.conftest import positions
@@ -82,3 +90,19 @@ def test_every_legal_move_reads_back_from_its_a1_to_h8_spelling(position: Positi
     for move in board.legal_moves:
         assert board.parse_move(algebraic(move)) == move
         assert Move.parse(algebraic(move)) == move
+
+
+def test_move_errors_carry_their_parts_for_front_ends() -> None:
+    with pytest.raises(IllegalMoveError) as compulsory:
+        Board("B:W14,23:B9").parse_move("9-13")
+    assert compulsory.value.reason == "a capture is compulsory"
+    assert compulsory.value.legal_moves == ("9x18x27",)
+    with pytest.raises(IllegalMoveError) as no_reason:
+        Board().parse_move("22-18")
+    assert (no_reason.value.reason, len(no_reason.value.legal_moves)) == ("", 7)
+    with pytest.raises(IllegalMoveError) as stuck:
+        Board("W:W29:B22,25").parse_move("29-25")  # White's only man is blocked
+    assert stuck.value.reason == "White has no legal moves" and stuck.value.legal_moves == ()
+    with pytest.raises(AmbiguousMoveError) as ambiguous:
+        Board("W:WK25:B6,7,14,15,22").parse_move("25x18")
+    assert ambiguous.value.routes == ("25x18x11x2x9x18", "25x18x9x2x11x18")

@@ -276,10 +276,10 @@ class Board:
         if len(matches) == 1:
             return matches[0]
         if matches:
-            routes = ", ".join(sorted(str(move) for move in matches))
+            routes = tuple(sorted(str(move) for move in matches))
             raise AmbiguousMoveError(
-                f"move {quoted(text)} is ambiguous in {self.fen()}: it could be {routes}; "
-                "give the full path")
+                f"move {quoted(text)} is ambiguous in {self.fen()}: it could be "
+                f"{', '.join(routes)}; give the full path", routes=routes)
         is_capture = len(squares) > 2 or (squares[0], squares[1]) not in ADJACENT_PAIRS
         raise self._illegal_move_error(text, is_capture=is_capture)
 
@@ -290,17 +290,18 @@ class Board:
         return move
 
     def _illegal_move_error(self, text: str, *, is_capture: bool) -> IllegalMoveError:
-        legal = sorted(self._legal_move_list(), key=lambda legal_move: legal_move.path)
+        moves = sorted(self._legal_move_list(), key=lambda legal_move: legal_move.path)
+        legal = tuple(map(str, moves))
         what = f"illegal move {quoted(text)}"
         if not legal:
-            return IllegalMoveError(f"{what} in {self.fen()}: {self.turn} has no legal moves")
-        listed = " ".join(str(legal_move) for legal_move in legal[:20])
-        if len(legal) > 20:
-            listed += " ..."
+            reason = f"{self.turn} has no legal moves"
+            return IllegalMoveError(f"{what} in {self.fen()}: {reason}", reason=reason)
+        listed = " ".join(legal[:20]) + (" ..." if len(legal) > 20 else "")
         reason = ""
-        if legal[0].is_capture and not is_capture:
-            reason = " (a capture is compulsory)"
-        return IllegalMoveError(f"{what} in {self.fen()}{reason}; legal moves: {listed}")
+        if moves[0].is_capture and not is_capture:
+            reason = "a capture is compulsory"
+        return IllegalMoveError(f"{what} in {self.fen()}{f' ({reason})' if reason else ''}; "
+                                f"legal moves: {listed}", reason=reason, legal_moves=legal)
 
     # -- the end of the game -----------------------------------------------
 

@@ -37,11 +37,29 @@ class InvalidMoveError(DraughtsError, ValueError):
 
 
 class IllegalMoveError(DraughtsError, ValueError):
-    """A well-formed move that is not legal in the position."""
+    """A well-formed move that is not legal in the position.
+
+    For front ends that word it their own way (the message quotes the FEN):
+    ``reason`` says why when the board can tell (``"a capture is compulsory"``,
+    else ``""``) and ``legal_moves`` lists the moves that are legal, as text.
+    """
+
+    def __init__(self, message: str, *, reason: str = "",
+                 legal_moves: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.legal_moves = legal_moves
 
 
 class AmbiguousMoveError(DraughtsError, ValueError):
-    """A short move (``9x27``) that matches more than one legal capture route."""
+    """A short move (``9x27``) that matches more than one legal capture route.
+
+    ``routes`` lists those routes in full, as text.
+    """
+
+    def __init__(self, message: str, *, routes: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.routes = routes
 
 
 class InvalidPositionError(DraughtsError, ValueError):
