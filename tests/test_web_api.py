@@ -112,10 +112,13 @@ def without_tokens(game: dict[str, Any]) -> dict[str, Any]:
     return {**game, "tokens": None}
 
 
+MOVE_PARTS = {"reason", "legal_moves", "routes"}  # a refused move's parts, beside its error
+
+
 def assert_error(answer: httpx.Response, status: int, *words: str) -> None:
     assert answer.status_code == status, answer.text
     body = answer.json()
-    assert list(body) == ["error"]
+    assert "error" in body and set(body) - {"error"} <= MOVE_PARTS
     for word in words:
         assert word in body["error"]
 
@@ -192,18 +195,36 @@ def test_a_short_capture_is_stored_as_its_full_path(client: TestClient) -> None:
     assert after["legal_moves"] == []
 
 
-@pytest.mark.parametrize(("fen", "move", "words"), [
-    (STARTING_FEN, "22-18", ("22-18",)),  # White's man, Black's turn
-    (STARTING_FEN, "11-19", ("11-19",)),  # no such step
-    (STARTING_FEN, "eleven", ("eleven",)),  # not a move at all
-    (TWO_ROUTES_FEN, "2x18", ("2x18",)),  # two routes: the short form is ambiguous
-    (MULTI_JUMP_FEN, "9-13", ("9-13",)),  # the capture is compulsory
+START_MOVES = ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
+
+
+@pytest.mark.parametrize(("fen", "move", "words", "parts"), [
+    # White's man, Black's turn: no reason the board names, the legal moves listed
+    (STARTING_FEN, "22-18", ("22-18",), {"reason": "", "legal_moves": START_MOVES}),
+    (STARTING_FEN, "11-19", ("11-19",), {"reason": "", "legal_moves": START_MOVES}),
+    (STARTING_FEN, "eleven", ("eleven",), {}),  # not a move at all
+    (STARTING_FEN, "a2-b3", ("square a2 is a light square",), {}),
+    (TWO_ROUTES_FEN, "2x18", ("2x18",), {"routes": ["2x11x18", "2x9x18"]}),  # ambiguous
+    (MULTI_JUMP_FEN, "9-13", ("9-13",),  # the capture is compulsory
+     {"reason": "a capture is compulsory", "legal_moves": ["9x18x27"]}),
 ])
 def test_a_refused_move_is_a_400_and_changes_nothing(client: TestClient, fen: str, move: str,
-                                                      words: Sequence[str]) -> None:
+                                                      words: Sequence[str],
+                                                      parts: dict[str, Any]) -> None:
     game = new_game(client, mode="two-player", fen=fen)
-    assert_error(play(client, game, move), 400, *words)
+    answer = play(client, game, move)
+    assert answer.status_code == 400, answer.text
+    body = answer.json()
+    assert body == {"error": body["error"], **parts}  # the parts a page words its own way
+    assert all(word in body["error"] for word in words)
     assert get(client, game) == without_tokens(game)
+
+
+def test_a_move_may_name_its_squares_a1_to_h8(client: TestClient) -> None:
+    game = new_game(client, mode="two-player")
+    answer = play(client, game, "f6-e5")
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["moves"] == ["11-15"]
 
 
 @pytest.mark.parametrize("body", [{}, {"move": 1115}, {"move": "11-15", "side": "black"},
@@ -518,6 +539,14 @@ def test_the_api_is_described_by_an_openapi_schema(client: TestClient) -> None:
                  "/api/games/import", "/api/health"):
         assert path in paths
     assert "ErrorBody" in schema["components"]["schemas"]
+    assert set(schema["components"]["schemas"]["ErrorBody"]["properties"]) >= MOVE_PARTS
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_no_documentation_page_that_needs_a_cdn(client: TestClient, page: str) -> None:
+    """FastAPI's /docs and /redoc load their scripts from a CDN: blank offline, so not served."""
+    assert client.get(page).status_code == 404
+    assert client.get("/openapi.json").status_code == 200
     assert client.get("/api/health").json() == {"ok": True}
 
 

@@ -362,6 +362,75 @@ def test_a_move_with_the_keyboard(page: Page, server: str) -> None:
     expect(move_list(page)).to_have_text(["11-15", "23-19"])
 
 
+def type_move(page: Page, text: str) -> None:
+    page.get_by_test_id("move-input").fill(text)
+    page.get_by_test_id("move-input").press("Enter")
+    idle(page)
+
+
+def test_a_typed_move_may_name_its_squares_a1_to_h8(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    type_move(page, "f6-e5")
+    expect(move_list(page)).to_have_text(["11-15"])
+
+
+def test_an_illegal_typed_move_is_said_in_words_with_the_legal_moves(page: Page,
+                                                                      server: str) -> None:
+    new_game(page, server, "two-player")
+    message = page.get_by_test_id("message")
+    type_move(page, "22-18")  # White's man: no reason the board names, the moves listed
+    expect(message).to_have_text(
+        "Illegal move 22-18. Legal moves: 9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16")
+    play_line(page, "11-15", "22-18")
+    type_move(page, "12-16")
+    expect(message).to_have_text("Illegal move 12-16: a capture is compulsory. Legal moves: 15x22")
+    # The whole message stays inside the panel: no FEN running past it.
+    assert message.evaluate("element => element.scrollWidth <= element.clientWidth")
+    expect(move_list(page)).to_have_count(2)
+
+
+def test_an_ambiguous_typed_move_lists_its_routes(page: Page, server: str) -> None:
+    new_game(page, server, "two-player", fen="W:WK25:B6,7,14,15,22")
+    type_move(page, "25x18")
+    expect(page.get_by_test_id("message")).to_have_text(
+        "Move 25x18 could be 25x18x11x2x9x18 or 25x18x9x2x11x18: give the full path.")
+
+
+def test_a_click_on_a_piece_that_cannot_move_says_why_and_rings_those_that_can(
+        page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    message = page.get_by_test_id("message")
+    hints = page.locator("#board .movable-hint")
+    square(page, 1).click()  # Black's back man, hemmed in
+    expect(message).to_have_text("That piece has no move.")
+    expect(hints).to_have_count(4)
+    assert sorted(int(hint.get_attribute("data-square")) for hint in hints.all()) == [9, 10, 11, 12]
+    square(page, 22).click()
+    expect(message).to_have_text("That is a White piece; Black is to move.")
+    square(page, 11).click()  # a piece that can move: selected, and nothing to explain
+    expect(message).to_have_text("")
+    expect(hints).to_have_count(0)
+    square(page, 11).click()
+    play_line(page, "11-15", "22-18")
+    square(page, 9).click()  # 9-13 would be a move, but a capture is compulsory
+    expect(message).to_have_text("A capture is compulsory: 15x22")
+    expect(hints).to_have_count(1)
+    expect(page.locator('#board .movable-hint[data-square="15"]')).to_have_count(1)
+
+
+def test_a_message_goes_with_the_game_it_was_about(page: Page, server: str) -> None:
+    new_game(page, server, "two-player")
+    message = page.get_by_test_id("message")
+    type_move(page, "22-18")
+    expect(message).to_contain_text("22-18")
+    game_id = page.url.split("#game=")[1]
+    page.once("dialog", lambda dialog: dialog.accept())  # "Delete this game?"
+    page.locator(f'[data-testid="game-list"] li[data-id="{game_id}"]').get_by_test_id(
+        "delete-game").click()
+    expect(page.get_by_test_id("status")).to_contain_text("No game yet")
+    expect(message).to_have_text("")
+
+
 def test_game_over_is_announced_with_its_reason(page: Page, server: str) -> None:
     new_game(page, server, "two-player", fen="B:W18:B14")
     play(page, 14, 23)

@@ -2,7 +2,8 @@
 
 A thin adapter: each route reads its request, calls the :class:`GameService`
 and turns the answer (or the error) into JSON. Errors are ``4xx`` with
-``{"error": "..."}``: 400 for a move or position the rules refuse, 403 for a
+``{"error": "..."}`` (a refused move adds its parts: :class:`ErrorBody`):
+400 for a move or position the rules refuse, 403 for a
 change without the token of the seat that makes it, 404 for an unknown game,
 409 for a request the game's state forbids, 413 for a body over the limit,
 422 for a body that does not fit the schema.
@@ -175,7 +176,10 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
             if explorer is not None:
                 explorer.close()
 
+    # No /docs or /redoc: their pages load Swagger UI and ReDoc from a CDN and are
+    # blank offline; /openapi.json and docs/web-api.md describe the API.
     app = FastAPI(title="doublecorner", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,
                   description="Play and analyse English draughts (American checkers). "
                               "The server checks every move against the rules and keeps "
                               "every game in SQLite.")
@@ -213,7 +217,7 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
 def _add_error_handlers(app: FastAPI) -> None:
     async def service_error(request: Request, error: Exception) -> Response:
         status = next(_ERROR_STATUS[kind] for kind in type(error).__mro__ if kind in _ERROR_STATUS)
-        return JSONResponse({"error": str(error)}, status_code=status)
+        return JSONResponse(ErrorBody.of(error), status_code=status)
 
     async def validation_error(request: Request, error: Exception) -> Response:
         errors = error.errors() if isinstance(error, RequestValidationError) else []

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from doublecorner.color import Color
 from doublecorner.db import Exploration, StoredGame
+from doublecorner.errors import AmbiguousMoveError, IllegalMoveError
 from doublecorner.web.game_clock import time_left
 from doublecorner.web.games import DrawAction, TakebackAction
 from doublecorner.web.record import GameMode, GameRecord
@@ -290,7 +291,32 @@ class ImportAnswer(BaseModel):
 
 
 class ErrorBody(BaseModel):
+    """An error; a refused move also says why in parts a page can word its own way."""
+
     error: str = Field(description="one line naming the input that was refused")
+    reason: str | None = Field(
+        default=None, description="an illegal move: why in a few words, without the position "
+                                  "('a capture is compulsory'), or ''")
+    legal_moves: list[str] | None = Field(
+        default=None, description="an illegal move: the moves that are legal in the position")
+    routes: list[str] | None = Field(
+        default=None, description="an ambiguous short move ('9x27'): the capture routes it "
+                                  "could be")
+
+    @classmethod
+    def of(cls, error: Exception) -> dict[str, Any]:
+        """The JSON body for ``error``: with the parts of a refused move where it has them.
+
+        >>> ErrorBody.of(IllegalMoveError("illegal move ...", reason="a capture is compulsory",
+        ...                               legal_moves=("15x22",)))
+        {'error': 'illegal move ...', 'reason': 'a capture is compulsory', 'legal_moves': ['15x22']}
+        """
+        body = cls(error=str(error))
+        if isinstance(error, IllegalMoveError):
+            body.reason, body.legal_moves = error.reason, list(error.legal_moves)
+        elif isinstance(error, AmbiguousMoveError):
+            body.routes = list(error.routes)
+        return body.model_dump(exclude_none=True)
 
 
 class Health(BaseModel):

@@ -6,10 +6,12 @@
 import { keepInvite, keepTokens, listedTokens, tokenFor } from "./tokens.js";
 
 export class ApiError extends Error {
-  constructor(message, status) {
+  /** `body`: the error's JSON, with the parts of a refused move (reason, legal_moves, routes). */
+  constructor(message, status, body = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
+    this.body = body;
   }
 }
 
@@ -37,7 +39,7 @@ async function request(method, path, body, token = null) {
   if (!response.ok) {
     const message = data?.error ?? (typeof data?.detail === "string" ? data.detail : null)
       ?? `${method} ${path} failed: ${response.status} ${response.statusText}`;
-    throw new ApiError(message, response.status);
+    throw new ApiError(message, response.status, data);
   }
   return data;
 }

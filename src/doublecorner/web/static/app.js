@@ -14,6 +14,7 @@ import {
   STARTING_FEN, applyMove, colorName, formatFen, movePath, opponent, parseFen, replay,
 } from "./geometry.js";
 import { GameLibrary } from "./library.js";
+import { MESSAGES } from "./messages.js";
 import { renderMoveList } from "./movelist.js";
 import { MoveInput } from "./moveinput.js";
 import { SetupEditor } from "./setup.js";
@@ -67,6 +68,7 @@ const library = new GameLibrary({
     forgetInvite(id);
     if (state.game?.id !== id) return;
     state.game = null;
+    setMessage("");
     localStorage.removeItem(LAST_GAME_KEY);
     history.replaceState(null, "", location.pathname);
     render();
@@ -178,7 +180,8 @@ function render() {
   $("flip").setAttribute("aria-pressed", String(state.flipped));
 }
 
-function renderBoard() {
+/** Draw the board; `hinted`: squares of pieces to ring for a moment (the pieces that can move). */
+function renderBoard(hinted = []) {
   const position = shownPosition();
   const game = state.game;
   let lastMove = null;
@@ -196,6 +199,7 @@ function renderBoard() {
     visited: live ? input.visited() : [],
     targets: live ? input.targets() : [],
     movable: live ? input.movable() : [],
+    hinted: live ? hinted : [],
     label: `Board, ${colorName(position.turn)} to move`,
   });
 }
@@ -374,13 +378,35 @@ function activate(square) {
     submitMove(result.move);
     return;
   }
+  let hinted = [];
   if (result.kind === "ambiguous") {
     setMessage(`Several captures end there (${result.moves.join(", ")}): `
       + "click the squares of the jumps one by one.", "info");
   } else if (result.kind === "select" || result.kind === "step") {
     setMessage("");
+  } else if (shownPosition().pieces.has(square) && !input.canSelect(square)) {
+    // A piece that cannot move: say why, and ring the pieces that can.
+    setMessage(whyNoMove(square), "info");
+    hinted = input.movable();
   }
-  renderBoard();
+  renderBoard(hinted);
+}
+
+/** Why the piece on `square` cannot move now (the side to move can: canMove()). */
+function whyNoMove(square) {
+  const game = state.game;
+  const piece = shownPosition().pieces.get(square);
+  if (piece.color !== game.turn) return MESSAGES.notTheSideToMove(colorName(game.turn), colorName(piece.color));
+  if (game.must_capture.length) return MESSAGES.captureIsCompulsory(game.legal_moves.map((entry) => entry.move));
+  return MESSAGES.pieceHasNoMove();
+}
+
+/** A move the server refused, in words: the server's own message quotes the position's FEN. */
+function refusedMove(move, error) {
+  const body = error.body ?? {};
+  if (Array.isArray(body.legal_moves)) return MESSAGES.illegalMove(move, body.reason, body.legal_moves);
+  if (Array.isArray(body.routes)) return MESSAGES.ambiguousMove(move, body.routes);
+  return error.message;
 }
 
 function drop(from, to) {
@@ -401,11 +427,14 @@ function submitMove(move) {
   return request(() => api.move(game.id, move, seatFor(game.turn)), (answer) => {
     const reply = answer.engine_reply;
     setMessage(reply ? `The engine played ${reply.move} (depth ${reply.depth}, score ${reply.score} for the engine).` : "", "info");
-  });
+  }, (error) => refusedMove(move, error));
 }
 
-/** Run one request to the server with the page marked busy, then show the game it returns. */
-async function request(call, after = null) {
+/**
+ * Run one request to the server with the page marked busy, then show the game it returns;
+ * `describe` words a refusal.
+ */
+async function request(call, after = null, describe = (error) => error.message) {
   state.busy = true;
   input.reset();
   render();
@@ -418,7 +447,7 @@ async function request(call, after = null) {
   } catch (error) {
     state.pending = null;
     state.busy = false;
-    setMessage(error.message);
+    setMessage(describe(error));
     render();
   }
 }
@@ -427,6 +456,7 @@ function showGame(game) {
   if (state.game?.id !== game.id) {
     state.flipped = false;
     analysis.stop();
+    setMessage(""); // what was said of the game left behind; callers say what is new after this
   }
   if (game.mode === "friend") live.follow(game.id);
   else live.stop();

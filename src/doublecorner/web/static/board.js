@@ -128,7 +128,8 @@ export class BoardView {
   /**
    * Draw a state: {position, flipped, coordinates ("numbers" | "algebraic" | "none"),
    * style ("tournament" | "book"), lastMove (path), mustCapture, selected, visited,
-   * targets, movable (squares), label (the accessible name)}.
+   * targets, movable, hinted (squares: pieces ringed for a moment, see style.css),
+   * label (the accessible name)}.
    */
   render(state) {
     const hadFocus = this.svg.contains(document.activeElement);
@@ -209,6 +210,13 @@ export class BoardView {
       overlay.append(element("circle", {
         class: "must-capture", "data-square": square, cx: num(cx), cy: num(cy), r: num(0.47 * SQUARE_SIZE),
         fill: "none", stroke: palette.mustCapture, "stroke-width": 3, "stroke-dasharray": "6 3",
+      }));
+    }
+    for (const square of state.hinted ?? []) {
+      const [cx, cy] = this.centre(square);
+      overlay.append(element("circle", {
+        class: "movable-hint", "data-square": square, cx: num(cx), cy: num(cy), r: num(0.47 * SQUARE_SIZE),
+        fill: "none", stroke: palette.highlight, "stroke-width": 4,
       }));
     }
     for (const square of SQUARES) {

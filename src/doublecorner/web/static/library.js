@@ -85,10 +85,10 @@ export class GameLibrary {
       errors.replaceChildren(...answer.errors.map((error) => make("li", { textContent: error })));
       if (answer.errors.length) errors.scrollIntoView({ block: "nearest" }); // beside the button, in view
       const count = answer.games.length;
+      if (count) this.handlers.imported(answer.games[0]); // shows it, clearing the old game's message
       setMessage(`Imported ${count} ${count === 1 ? "game" : "games"}.`, "info");
       $("pdn-text").value = "";
       $("pdn-file").value = "";
-      if (count) this.handlers.imported(answer.games[0]);
       this.refresh();
     } catch (error) {
       // Beside the Import button, where the person is looking, as well as above.
