@@ -1,9 +1,9 @@
 """Ctrl-C, for real: SIGINT sent to ``analyse``, ``bestmove``, ``play`` and ``perft`` processes.
 
 Each process is caught in the middle of its work: ``analyse`` once it has
-printed a depth, ``perft`` once it has counted a root move, ``bestmove`` and
-``play`` once their search threads run (read from ``/proc``, so these tests
-need Linux). They must end within seconds, keep
+printed a depth, ``perft`` once it says it is counting or has counted a root
+move, ``bestmove`` and ``play`` once their search threads run (read from
+``/proc``, so these tests need Linux). They must end within seconds, keep
 what they had, and print no traceback.
 """
 
@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -29,10 +30,50 @@ QUIET_THREADS = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_T
                  "NUMBA_NUM_THREADS": "1"}
 
 
-def start(*argv: str, stdin: int | None = subprocess.DEVNULL) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "doublecorner", *argv], stdin=stdin,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **QUIET_THREADS})
+Start = Callable[..., subprocess.Popen[str]]
+
+
+@pytest.fixture
+def start() -> Iterator[Start]:
+    """``start(*argv)`` runs ``python -m doublecorner ARGV``; what still runs at the end is killed.
+
+    Keyword options: ``stdin``, and ``quiet_threads=False`` for the environment as it is.
+    """
+    processes: list[subprocess.Popen[str]] = []
+
+    def run(*argv: str, stdin: int | None = subprocess.DEVNULL,
+            quiet_threads: bool = True) -> subprocess.Popen[str]:
+        env = {**os.environ, **QUIET_THREADS} if quiet_threads else dict(os.environ)
+        process = subprocess.Popen([sys.executable, "-m", "doublecorner", *argv], stdin=stdin,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=env, preexec_fn=_sigint_as_default)
+        processes.append(process)
+        return process
+
+    yield run
+    for process in processes:  # a failed test leaves its count running for years
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def _sigint_as_default() -> None:
+    """In the child: SIGINT acted on, even if this test run ignores it.
+
+    A shell script's background job (``pytest ... &``) starts with SIGINT
+    ignored, and a child inherits that: every process here would then go on
+    through its SIGINT, silently, whatever the command does.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def perft_progress(process: subprocess.Popen[str]) -> str:
+    """The first progress line of a ``perft`` (past any compile notice)."""
+    assert process.stderr is not None
+    for line in process.stderr:
+        if line.startswith("perft: "):
+            return line
+    pytest.fail(f"perft ended without progress: {process.communicate()}")
 
 
 def wait_for_threads(process: subprocess.Popen[str], count: int) -> None:
@@ -65,7 +106,7 @@ def interrupt(process: subprocess.Popen[str], stdin_text: str | None = None) -> 
     return process.returncode, out, err
 
 
-def test_ctrl_c_stops_analyse_and_keeps_the_best_move_so_far() -> None:
+def test_ctrl_c_stops_analyse_and_keeps_the_best_move_so_far(start: Start) -> None:
     process = start("analyse", "--time", "600")
     assert process.stdout is not None
     first = process.stdout.readline()  # a finished depth: the search is on
@@ -78,7 +119,7 @@ def test_ctrl_c_stops_analyse_and_keeps_the_best_move_so_far() -> None:
     assert "search stopped" in err
 
 
-def test_ctrl_c_stops_bestmove_and_prints_the_move() -> None:
+def test_ctrl_c_stops_bestmove_and_prints_the_move(start: Start) -> None:
     process = start("bestmove", "--time", "600")
     wait_for_threads(process, 3)  # the main thread, the search's and its clock's
     status, out, _ = interrupt(process)
@@ -86,7 +127,7 @@ def test_ctrl_c_stops_bestmove_and_prints_the_move() -> None:
     assert Board().parse_move(out.strip()) in Board().legal_moves
 
 
-def test_ctrl_c_while_the_engine_thinks_in_play_keeps_the_game() -> None:
+def test_ctrl_c_while_the_engine_thinks_in_play_keeps_the_game(start: Start) -> None:
     process = start("play", "--color", "white", "--time", "600", stdin=subprocess.PIPE)
     wait_for_threads(process, 3)
     status, out, err = interrupt(process, "fen\nquit\n")
@@ -96,14 +137,24 @@ def test_ctrl_c_while_the_engine_thinks_in_play_keeps_the_game() -> None:
     assert fens and Board(fens[-1]).turn.name == "WHITE"  # 'fen' after the engine's move
 
 
-def test_ctrl_c_stops_perft_in_the_middle_of_a_count() -> None:
+def test_ctrl_c_stops_perft_in_the_middle_of_a_count(start: Start) -> None:
     # The first root move, 21-25, leaves White without a move: its count ends at
     # once and says so; the second one's count would run for years.
     process = start("perft", "25", "--fen", "B:W29:B21,22,K31,K32")
+    assert perft_progress(process) == "perft: 0/7 root moves counted\n"
     assert process.stderr is not None
-    first = process.stderr.readline()
-    assert first.startswith("perft: 1/7 root moves counted"), first
+    second = process.stderr.readline()
+    assert second == "perft: 1/7 root moves counted\n", second
     status, out, err = interrupt(process)
     assert status == 1
     assert out == ""
+    assert err.strip() == "doublecorner: interrupted"
+
+
+def test_ctrl_c_stops_a_deep_perft_from_the_start_position(start: Start) -> None:
+    # The plain case: the first root move alone takes minutes, numba's threads as set up.
+    process = start("perft", "16", quiet_threads=False)
+    assert perft_progress(process) == "perft: 0/7 root moves counted\n"  # counting now
+    status, out, err = interrupt(process)
+    assert (status, out) == (1, "")
     assert err.strip() == "doublecorner: interrupted"

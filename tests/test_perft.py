@@ -30,6 +30,12 @@ def test_divide_lists_every_root_move_and_sums_to_perft() -> None:
     assert sum(count for _, count in rows) == PUBLISHED[6]
 
 
+def test_divide_reports_its_progress_from_the_start() -> None:
+    calls: list[tuple[int, int]] = []
+    divide(START, 2, on_move_done=lambda done, total: calls.append((done, total)))
+    assert calls == [(done, 7) for done in range(8)]  # (0, 7): the count has begun
+
+
 def test_kernel_and_board_agree_on_positions_with_kings_and_multi_jumps() -> None:
     for fen in ("W:WK15,20:BK28,12", "B:W22,K5:BK15,K6", "W:WK30,22,16,K2:B21,14,13,K10",
                 "B:WK10,13,K17,K23,32:B5,12,K22,K29,K31",

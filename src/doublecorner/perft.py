@@ -39,8 +39,9 @@ def divide(position: Position, depth: int, *,
            on_move_done: Callable[[int, int], None] | None = None) -> list[tuple[Move, int]]:
     """The perft count below each legal move, in move order (``depth`` >= 1).
 
-    ``on_move_done(done, total)`` is called after each root move is counted,
-    for progress reports on long counts.
+    ``on_move_done(done, total)`` is called once with ``done`` 0 before the
+    first root move and after each one is counted, for progress reports on
+    long counts (the first call says the count has begun).
 
     >>> [(str(move), count) for move, count in divide(Position.start(), 2)][:2]
     [('9-13', 7), ('9-14', 7)]
@@ -52,6 +53,8 @@ def divide(position: Position, depth: int, *,
     board = Board.from_position(position)
     moves = sorted(board.legal_moves, key=lambda legal_move: legal_move.path)
     result = []
+    if on_move_done is not None:
+        on_move_done(0, len(moves))
     for done, move in enumerate(moves, start=1):
         board.push(move)
         result.append((move, perft(board.position(), depth - 1)))
