@@ -79,7 +79,8 @@ def test_a_damaged_network_file_is_one_engine_error(tmp_path: Path, how: str,
 
 
 def test_a_missing_network_file_names_the_path(tmp_path: Path) -> None:
-    with pytest.raises(EngineError, match=r"cannot read network file .*nothere.dcnn"):
+    with pytest.raises(EngineError,
+                       match=r"cannot read the network file .*nothere.dcnn.*does not exist"):
         load_network(tmp_path / "nothere.dcnn")
 
 
@@ -142,7 +143,7 @@ def test_match_player_specs_choose_the_evaluation(tmp_path: Path) -> None:
     assert "net.dcnn" in mine.name
     for spec, message in (("engine:eval=fast", "eval is nn or linear, not 'fast'"),
                           (f"engine:eval=linear,weights={path}", "weights= goes with eval=nn"),
-                          ("engine:weights=/nonexistent.dcnn", "cannot read network file")):
+                          ("engine:weights=/nonexistent.dcnn", "cannot read the network file")):
         with pytest.raises(EngineError, match=message):
             parse_player(spec, default_limit=Limit(depth=1), movetime=0.1)
 
@@ -165,7 +166,7 @@ def test_the_protocol_offers_and_sets_the_evaluation(tmp_path: Path) -> None:
     engine = lines.server._engine
     for command, message in (
             ("setoption name Evaluation value fast", "Evaluation is nn or linear, not 'fast'"),
-            ("setoption name EvalFile value /nonexistent.dcnn", "cannot read network file"),
+            ("setoption name EvalFile value /nonexistent.dcnn", "cannot read the network file"),
             ("setoption name Hash value ²", "needs a whole number of MB")):
         answer = lines.send(command)
         assert len(answer) == 1 and answer[0].startswith("error ") and message in answer[0]

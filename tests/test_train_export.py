@@ -175,7 +175,7 @@ def test_the_cli_names_faulty_games_and_exits_1(shards: Path, tmp_path: Path,
     (["{tmp}/empty", "--pdn", "{tmp}/games.pdn"], "no self-play shards"),
     (["{shards}", "--pdn", "{tmp}"], "is a folder"),
     (["{shards}", "--pdn", "{tmp}/games.pdn", "--limit", "0"], "at least 1"),
-    (["{tmp}/damaged", "--pdn", "{tmp}/games.pdn"], "cannot read the shard"),
+    (["{tmp}/damaged", "--pdn", "{tmp}/games.pdn"], "cannot read the self-play shard"),
 ])
 def test_bad_export_arguments_are_one_line(argv: list[str], message: str, shards: Path,
                                            tmp_path: Path,

@@ -96,6 +96,20 @@ class GameDatabaseError(DraughtsError, RuntimeError):
     or a game it does not hold."""
 
 
+class FileError(DraughtsError, OSError):
+    """A file that cannot be read or written as asked: missing, not a regular file (a
+    folder, a device, a FIFO), larger than its format allows. The message names it.
+
+    An :class:`OSError` too, so that code catching the operating system's refusals
+    catches these; ``path`` is the file (``filename`` is left unset: it would change
+    the message).
+    """
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 class BookError(DraughtsError, ValueError):
     """An opening book that cannot be read (missing, damaged, cut short, another format or a
     newer version), or cannot be written."""

@@ -17,7 +17,9 @@ offset    bytes  field
 
 then the provenance (UTF-8 JSON, an object), zero bytes up to a multiple of
 8, and the entries (:data:`ENTRY`). The file's length must be exactly what
-the header says, so that a file cut short is told from a damaged one.
+the header says, so that a file cut short is told from a damaged one. A book
+holds at most :data:`MAX_ENTRIES` entries and :data:`MAX_PROVENANCE_BYTES` of
+provenance, so a larger file (or no regular file) is refused before it is read.
 
 >>> import pathlib, tempfile
 >>> entries = np.zeros(1, ENTRY)
@@ -38,13 +40,13 @@ import os
 import struct
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from doublecorner.book.move_code import COUNT_SHIFT, MAX_SQUARES, SQUARE_BITS
-from doublecorner.errors import BookError, quoted
+from doublecorner.errors import BookError, FileError
+from doublecorner.files import atomic_write, read_bounded, shown_path
 from doublecorner.position import Position
 
 MAGIC = b"DCBOOK\x1a\n"  # \x1a and \n: a file mangled as text is caught at once
@@ -58,7 +60,10 @@ ENTRY = np.dtype([("key", "<u8"), ("move", "<u8"), ("weight", "<u2"), ("score", 
 """One entry: position key, move code, weight, engine score, and the mover's W/D/L."""
 MAX_WEIGHT = 0xFFFF
 MAX_COUNT = 0xFFFF_FFFF
-PATH_CHARACTERS = 400  # a file's name in a message is cut only when it is absurdly long
+# 1 GiB of entries: a book built from a million games holds a few hundred thousand.
+MAX_ENTRIES = 1 << 25
+MAX_PROVENANCE_BYTES = 1 << 20  # each deepening adds a step of a few hundred bytes
+MAX_FILE_BYTES = HEADER.size + MAX_PROVENANCE_BYTES + ALIGN + MAX_ENTRIES * ENTRY.itemsize
 
 
 @dataclass(frozen=True)
@@ -98,9 +103,14 @@ def encode_book(entries: np.ndarray, provenance: dict[str, Any]) -> bytes:
     """The bytes of a book file holding ``entries`` (any order) and ``provenance``.
 
     :raises ValueError: a duplicated entry, or provenance that is not JSON.
+    :raises BookError: more entries or provenance than a book file may hold.
     """
     ordered = sort_entries(np.asarray(entries, ENTRY))
     text = json.dumps(provenance, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    if len(ordered) > MAX_ENTRIES or len(text) > MAX_PROVENANCE_BYTES:
+        raise BookError(f"a book file holds at most {MAX_ENTRIES:,} entries and "
+                        f"{MAX_PROVENANCE_BYTES:,} bytes of provenance, not {len(ordered):,} "
+                        f"and {len(text):,}")
     body = text + bytes(_padding(len(text))) + ordered.tobytes()
     header = HEADER.pack(MAGIC, VERSION, ENTRY.itemsize, 0, len(ordered), start_key(),
                          len(text), 0)[:CRC_OFFSET]
@@ -112,37 +122,33 @@ def write_book(path: str | os.PathLike[str], entries: np.ndarray,
                provenance: dict[str, Any]) -> None:
     """Write a book file at ``path`` (through a temporary file: a reader never sees half of it).
 
-    :raises BookError: the file cannot be written.
+    A symbolic link is written through; a device, FIFO or folder is refused.
+
+    :raises BookError: the file cannot be written (the message names it), or
+        the book is larger than a file may hold.
     """
     data = encode_book(entries, provenance)
-    target = Path(path)
-    temporary = target.with_name(target.name + ".tmp")
     try:
-        temporary.write_bytes(data)
-        os.replace(temporary, target)
-    except OSError as error:
-        temporary.unlink(missing_ok=True)
-        shown = quoted(str(target), limit=PATH_CHARACTERS)
-        raise BookError(f"cannot write the opening book {shown}: "
-                        f"{error.strerror or error}") from None
+        atomic_write(path, data, what="opening book")
+    except FileError as error:
+        raise BookError(str(error)) from None
 
 
 def read_book(path: str | os.PathLike[str]) -> BookContents:
     """The contents of the book file at ``path``, every check passed.
 
-    :raises BookError: the file cannot be read, is not a book, is from a newer
-        version, is cut short, or is damaged; the message names the file.
+    :raises BookError: the file cannot be read, is no regular file, is larger
+        than a book can be, is not a book, is from a newer version, is cut
+        short, or is damaged; the message names the file.
     """
-    shown = quoted(str(path), limit=PATH_CHARACTERS)
     try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise BookError(f"cannot read the opening book {shown}: "
-                        f"{error.strerror or error}") from None
+        data = read_bounded(path, max_bytes=MAX_FILE_BYTES, what="opening book")
+    except FileError as error:
+        raise BookError(str(error)) from None
     try:
         return decode_book(data)
     except ValueError as error:
-        raise BookError(f"{shown} {error}") from None
+        raise BookError(f"{shown_path(path)} {error}") from None
 
 
 def decode_book(data: bytes) -> BookContents:

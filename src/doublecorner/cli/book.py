@@ -42,6 +42,7 @@ from doublecorner.cli.search_options import (
     node_count,
     search_depth,
 )
+from doublecorner.cli.streams import check_regular_output
 from doublecorner.db import GameDatabase, default_db_path
 from doublecorner.engine import Limit
 from doublecorner.errors import quoted
@@ -136,15 +137,14 @@ def drop_out_type(text: str) -> float:
 
 
 def check_output(path: Path, option: str = "--out") -> None:
-    """Refuse an output path that is a folder or lies in a missing folder.
+    """Refuse an output path that is a folder, lies in a missing folder or is no regular
+    file (a device, a FIFO: the book replaces what is there).
 
-    :raises UsageError: it cannot be a file to write.
+    :raises UsageError: it cannot be a book file to write.
     """
     if path.is_dir():
         raise UsageError(f"{option} {quoted(str(path))} is a folder, not a book file")
-    if not path.parent.is_dir():
-        raise UsageError(f"{option} {quoted(str(path))}: the folder "
-                         f"{quoted(str(path.parent))} does not exist")
+    check_regular_output(path, option)
 
 
 def _build(arguments: argparse.Namespace) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from doublecorner.cli.common import (
     counted,
     positive_int,
 )
+from doublecorner.cli.streams import check_regular_output
 from doublecorner.color import Color
 from doublecorner.db import (
     Exploration,
@@ -32,6 +32,7 @@ from doublecorner.db import (
 from doublecorner.db.search import RESULTS, date_range
 from doublecorner.errors import quoted
 from doublecorner.fen import STARTING_FEN
+from doublecorner.files import reading_problem
 
 DEFAULT_TOP = 10
 DEFAULT_LIMIT = 50
@@ -105,7 +106,8 @@ def _date(text: str) -> str:
 def database_path(option: Path | None, *, must_exist: bool) -> Path:
     """The game database's ``--db`` path, or the default one: every command's the same.
 
-    :raises UsageError: the file is missing and ``must_exist``, or it is a folder.
+    :raises UsageError: the file is missing and ``must_exist``, it is a folder or no
+        regular file, or the folder of a ``--db`` does not exist.
     """
     path = option if option is not None else default_db_path()
     if path.is_dir():
@@ -113,6 +115,8 @@ def database_path(option: Path | None, *, must_exist: bool) -> Path:
     if must_exist and not path.exists():
         raise UsageError(f"no game database at {quoted(str(path))} "
                          "(import games with 'doublecorner db import FILE...')")
+    if option is not None:  # the default folder is made; a --db's must exist, as for serve
+        check_regular_output(path, "--db")
     return path
 
 
@@ -121,9 +125,10 @@ def database_path(option: Path | None, *, must_exist: bool) -> Path:
 
 def _import(arguments: argparse.Namespace) -> int:
     for name in arguments.files:
-        if not os.path.isfile(name):
-            problem = "is a folder" if os.path.isdir(name) else "does not exist"
-            raise UsageError(f"cannot import {quoted(name)}: it {problem}")
+        # Read twice (its digest, then its games): a regular file, never a device or a pipe.
+        problem = reading_problem(name)
+        if problem is not None:
+            raise UsageError(f"cannot import {quoted(name)}: {problem}")
     path = database_path(arguments.db, must_exist=False)
     bar = ProgressBar("db import")
 

@@ -19,7 +19,11 @@ from doublecorner.cli.common import (
     ray_address,
 )
 from doublecorner.cli.memory import available_memory_mb
-from doublecorner.cli.streams import check_directory_option, check_output_file
+from doublecorner.cli.streams import (
+    check_directory_option,
+    check_output_file,
+    check_regular_output,
+)
 from doublecorner.egtb import Tables
 from doublecorner.engine import Limit
 from doublecorner.errors import quoted
@@ -211,7 +215,7 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
         raise UsageError("--resume needs --results FILE, the file to resume from")
     if arguments.results is None:
         return
-    check_output_file(arguments.results, "--results")
+    check_regular_output(arguments.results, "--results")  # read back by --resume: no pipe
     if arguments.resume and not arguments.results.exists():
         raise UsageError(f"--resume: {arguments.results} does not exist")
     if (not arguments.resume and arguments.results.exists()

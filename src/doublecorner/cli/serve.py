@@ -34,9 +34,10 @@ from doublecorner.cli.common import (
 )
 from doublecorner.cli.memory import available_memory_mb
 from doublecorner.cli.search_options import DEFAULT_HASH_MB, hash_megabytes
-from doublecorner.cli.streams import check_output_file
+from doublecorner.cli.streams import check_regular_output
 from doublecorner.db import default_db_path as default_games_db_path
 from doublecorner.errors import quoted
+from doublecorner.files import reading_problem
 
 INSTALL_HINT = "pip install '.[web]' in doublecorner's folder"
 DEFAULT_HOST = "127.0.0.1"
@@ -114,7 +115,7 @@ def _serve(arguments: argparse.Namespace) -> int:
               f"missing): {INSTALL_HINT}", file=sys.stderr)
         return EXIT_USAGE
     if arguments.db is not None:  # only the default folder is created; a typo is not
-        check_output_file(arguments.db, "--db")
+        check_regular_output(arguments.db, "--db")
     db_path = arguments.db if arguments.db is not None else default_db_path()
     games_db = _games_db(arguments.games_db)
     games_db_problem = _games_db_problem(games_db)
@@ -193,11 +194,12 @@ def _games_db_problem(path: Path | None) -> str | None:
 
     The web app opens it read only: a missing file is never made.
     """
-    if path is None or path.is_file():
+    problem = None if path is None else reading_problem(path)
+    if problem is None:
         return None
-    problem = "is a folder" if path.is_dir() else "does not exist"
-    return (f"--games-db {str(path)!r} {problem}: it must be a game database made by "
-            f"'doublecorner db import FILE... --db {path}'")
+    shown = quoted(str(path))
+    return (f"--games-db {shown}: {problem}; it must be a game database, made by "
+            f"doublecorner db import FILE... --db {shown}")
 
 
 def engine_memory_problem(hash_mb: int, threads: int, available_mb: int | None) -> str | None:

@@ -15,6 +15,7 @@ from typing import BinaryIO
 
 from doublecorner.cli.common import UsageError
 from doublecorner.errors import quoted
+from doublecorner.files import replacing_problem
 
 MAX_LINE_BYTES = 1 << 20  # far above any FEN or move list; /dev/zero is one endless line
 
@@ -85,6 +86,22 @@ def check_output_file(path: Path | str, option: str) -> None:
         raise UsageError(f"{option} {shown}: the file is not writable")
     if not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(f"{option} {shown}: cannot create files in {quoted(str(folder))}")
+
+
+def check_regular_output(path: Path | str, option: str) -> None:
+    """Check, before any work, that ``path`` can be a regular file this command owns.
+
+    For a file written whole and renamed into place (a book, a network) and
+    for a database: what :func:`check_output_file` checks, and whatever is at
+    ``path`` must be a regular file (a symbolic link to one is written
+    through), never a device or a FIFO.
+
+    :raises UsageError: as :func:`check_output_file`, or ``path`` is no regular file.
+    """
+    check_output_file(path, option)
+    problem = replacing_problem(path)
+    if problem is not None:
+        raise UsageError(f"{option} {quoted(str(path))}: {problem}")
 
 
 def check_directory_option(path: Path | str, option: str) -> Path:

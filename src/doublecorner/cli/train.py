@@ -21,8 +21,11 @@ from doublecorner.cli.common import (
     ray_address,
     whole_number,
 )
-from doublecorner.cli.streams import check_directory_option, check_output_file
-from doublecorner.errors import EngineError
+from doublecorner.cli.streams import (
+    check_directory_option,
+    check_output_file,
+    check_regular_output,
+)
 
 if TYPE_CHECKING:
     from doublecorner.train.fit import EpochReport
@@ -44,7 +47,8 @@ def add_parsers(commands: Any) -> None:
         description="Shards of games are written to OUT as they finish; a run resumes an "
                     "interrupted one (shards on disk are skipped).")
     selfplay.add_argument("--out", type=Path, required=True, metavar="DIR",
-                          help="folder of the shards (created if missing)")
+                          help="folder of the shards (made if it is not there; the folder "
+                               "it goes in must exist)")
     selfplay.add_argument("--games", type=positive_int, required=True, metavar="N",
                           help="games in all (rounded up to whole shards)")
     selfplay.add_argument("--nodes", type=positive_int, default=10_000, metavar="N",
@@ -214,7 +218,8 @@ def _fit(arguments: argparse.Namespace) -> int:
     for directory in arguments.data:
         if not directory.is_dir():
             raise UsageError(f"{directory}: no such folder of shards")
-    check_output_file(arguments.out, "--out")  # a folder, '', a missing folder: before the fit
+    # A folder, '', a missing folder, a device: before the fit, not after it.
+    check_regular_output(arguments.out, "--out")
     egtb_dir = _tables_folder(arguments.egtb)
     if arguments.distance_step > 0 and egtb_dir is None:
         raise UsageError("--distance-step needs the endgame tables: add --egtb [DIR]")
@@ -269,10 +274,7 @@ def _info(arguments: argparse.Namespace) -> int:
             if not equals or not key:
                 raise UsageError(f"--set {item!r} is not KEY=VALUE")
             network.provenance[key] = value
-        try:
-            network.save(arguments.network)
-        except OSError as error:
-            raise EngineError(f"cannot write {arguments.network}: {error}") from None
+        network.save(arguments.network)
     print(json.dumps(network.provenance, indent=1, sort_keys=True))
     return EXIT_OK
 

@@ -15,6 +15,7 @@ from doublecorner.db.records import GameSummary
 from doublecorner.db.schema import open_connection
 from doublecorner.db.search import DEFAULT_LIMIT, GameQuery, StoredGame, search_games, stored_game
 from doublecorner.errors import GameDatabaseError
+from doublecorner.files import replacing_problem, shown_path
 from doublecorner.position import Position
 
 
@@ -40,12 +41,17 @@ class GameDatabase:
     With ``read_only``, the file must be a game database already and nothing
     is ever written to it: an import raises :class:`GameDatabaseError`.
 
-    :raises GameDatabaseError: the file cannot be opened, is not a game
-        database, or was written by a newer version of doublecorner.
+    :raises GameDatabaseError: the file cannot be opened, is no regular file
+        (a device, a FIFO), is not a game database, or was written by a newer
+        version of doublecorner.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
+        problem = replacing_problem(self.path)  # SQLite would say "disk I/O error"
+        if problem is not None:
+            raise GameDatabaseError(f"cannot open the game database {shown_path(path)}: "
+                                    f"{problem}")
         self._connection = open_connection(self.path, read_only=read_only)
 
     def close(self) -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 from doublecorner.db.records import GameRecord, IndexingBuilder, game_record
 from doublecorner.db.schema import sql_key
 from doublecorner.errors import GameDatabaseError
+from doublecorner.files import reading_problem
 from doublecorner.pdn import SKIP, NotPdnError, PdnReader, Skip, Visitor
 
 # A batch's positions are written in key order, so a bigger batch touches each page of
@@ -105,13 +106,17 @@ def import_files(connection: sqlite3.Connection, paths: Iterable[str | os.PathLi
                  progress: ProgressCallback | None = None) -> ImportSummary:
     """Import the PDN files at ``paths`` into the database behind ``connection``.
 
-    :raises GameDatabaseError: a file cannot be read or is not PDN text at all
-        (what was written of it stays, and the next import goes on from there),
-        or the database cannot be written.
+    :raises GameDatabaseError: a file cannot be read, is no regular file (a
+        device or a pipe cannot be read twice, for its digest and its games)
+        or is not PDN text at all (what was written of it stays, and the next
+        import goes on from there), or the database cannot be written.
     """
     files = [Path(path) for path in paths]
     sizes = []
     for path in files:
+        problem = reading_problem(path)
+        if problem is not None:
+            raise GameDatabaseError(f"cannot import {str(path)!r}: {problem}")
         try:
             sizes.append(path.stat().st_size)
         except OSError as error:

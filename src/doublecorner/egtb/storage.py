@@ -21,20 +21,20 @@ offset    bytes   field
 last 32   32      SHA-256 of every byte before it
 ========  ======  ==============================================================
 
-Each part is zlib-compressed when that makes it smaller. A file is written to a
-temporary name in the same folder and renamed into place, so an interrupted
-build leaves either the whole file or none; the digest catches what a disk
-damaged later.
+Each part is zlib-compressed when that makes it smaller, so a slice's file is
+never larger than its parts stored raw (:func:`max_slice_bytes`): a larger
+file, or one that is no regular file, is refused before it is read. A file is
+written to a temporary name in the same folder and renamed into place, so an
+interrupted build leaves either the whole file or none; the digest catches
+what a disk damaged later.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import shlex
 import struct
 import sys
-import tempfile
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,7 +43,8 @@ from pathlib import Path
 import numpy as np
 
 from doublecorner.egtb.material import Material
-from doublecorner.errors import TableError
+from doublecorner.errors import FileError, TableError
+from doublecorner.files import atomic_write, read_bounded, reading_problem
 from doublecorner.paths import user_data_dir
 
 MAGIC = b"DCEGTB\x00\x01"
@@ -80,16 +81,30 @@ def slice_path(directory: Path, material: Material) -> Path:
     return directory / f"{material.name}{SUFFIX}"
 
 
+def max_slice_bytes(material: Material) -> int:
+    """The largest a slice's file can be: its values and two-byte distances stored raw.
+
+    >>> max_slice_bytes(Material(0, 1, 0, 1))  # 2 kings, 992 positions: 40 + 248 + 1984 + 32
+    2304
+    """
+    size = material.size
+    return _HEADER.size + (size + 3) // 4 + 2 * size + _DIGEST_BYTES
+
+
 def _compressed(payload: bytes) -> tuple[int, bytes]:
     packed = zlib.compress(payload, 6)
     return (ZLIB, packed) if len(packed) < len(payload) else (RAW, payload)
 
 
-def _expanded(codec: int, payload: bytes, path: Path) -> bytes:
+def _expanded(codec: int, payload: bytes, path: Path, length: int) -> bytes:
+    """``payload`` expanded, at most ``length`` bytes of it and one more (to tell it is longer)."""
     if codec == RAW:
         return payload
     if codec == ZLIB:
-        return zlib.decompress(payload)
+        try:  # bounded: a crafted payload must not expand past what the slice can hold
+            return zlib.decompressobj().decompress(payload, length + 1)
+        except zlib.error as error:
+            raise TableError(f"{path}: damaged payload ({error})") from None
     raise TableError(f"{path}: unknown codec {codec}")
 
 
@@ -124,13 +139,13 @@ def decode_slice(blob: bytes, path: Path, *, with_dtc: bool = True) -> SliceData
     if size != material.size or dtc_bytes not in (1, 2):
         raise TableError(f"{path}: header does not describe slice {material.name}")
     start = _HEADER.size
-    values = _expanded(values_codec, body[start:start + values_length], path)
+    values = _expanded(values_codec, body[start:start + values_length], path, (size + 3) // 4)
     if len(values) != (size + 3) // 4:
         raise TableError(f"{path}: payload lengths do not match slice {material.name}")
     if not with_dtc:
         return SliceData(material, np.frombuffer(values, np.uint8).copy(), None)
     dtc = _expanded(dtc_codec, body[start + values_length:start + values_length + dtc_length],
-                    path)
+                    path, size * dtc_bytes)
     if len(dtc) != size * dtc_bytes:
         raise TableError(f"{path}: payload lengths do not match slice {material.name}")
     return SliceData(material, np.frombuffer(values, np.uint8).copy(),
@@ -138,21 +153,14 @@ def decode_slice(blob: bytes, path: Path, *, with_dtc: bool = True) -> SliceData
 
 
 def write_slice(directory: Path, data: SliceData) -> Path:
-    """Write a slice file atomically (temporary file, fsync, rename); its path."""
+    """Write a slice file atomically (temporary file, fsync, rename); its path.
+
+    :raises FileError: the file cannot be written, or something other than a
+        regular file is in its place (a symbolic link is written through).
+    """
     directory.mkdir(parents=True, exist_ok=True)
     target = slice_path(directory, data.material)
-    blob = encode_slice(data)
-    handle, temporary = tempfile.mkstemp(prefix=f".{data.material.name}.", suffix=".tmp",
-                                         dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(blob)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    atomic_write(target, encode_slice(data), what="endgame table file")
     return target
 
 
@@ -181,14 +189,27 @@ def rebuild_command(directory: Path, pieces: int) -> str:
 def read_slice(directory: Path, material: Material, *, with_dtc: bool = True) -> SliceData:
     """Read and check the file of a slice (its DTC left out unless ``with_dtc``).
 
-    :raises TableError: the file is missing.
-    :raises DamagedTableError: the file is damaged or holds another slice.
+    :raises TableError: the file is missing, or is no regular file.
+    :raises DamagedTableError: the file is damaged, larger than the slice
+        can be, or holds another slice.
     """
     path = slice_path(directory, material)
+    problem = reading_problem(path)
+    if problem == "it does not exist":
+        raise TableError(f"{path}: no table for material {material.name}")
+    if problem is not None:
+        raise TableError(f"{path}: {problem}")
+    largest = max_slice_bytes(material)
+    if path.stat().st_size > largest:  # a rebuild replaces it: damage, not a wrong path
+        raise DamagedTableError(
+            f"{path}: {path.stat().st_size:,} bytes, more than slice {material.name} can take "
+            f"({largest:,}): the table file is damaged; rebuild it with "
+            f"'{rebuild_command(directory, material.pieces)}'",
+            path=path, pieces=material.pieces)
     try:
-        blob = path.read_bytes()
-    except FileNotFoundError:
-        raise TableError(f"{path}: no table for material {material.name}") from None
+        blob = read_bounded(path, max_bytes=largest, what="endgame table file")
+    except FileError as error:
+        raise TableError(str(error)) from None
     try:
         data = decode_slice(blob, path, with_dtc=with_dtc)
         if data.material != material:

@@ -12,7 +12,9 @@ little-endian order:
   in the kernel's flat layout;
 - a CRC-32 (uint32) of everything before it.
 
-A missing, truncated, damaged or mismatched file is one :class:`EngineError`.
+A missing, truncated, damaged or mismatched file is one :class:`EngineError`;
+so is a path that is no regular file, or a file larger than the format allows
+(:data:`MAX_FILE_BYTES`), refused before it is read.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from doublecorner.errors import EngineError
+from doublecorner.errors import EngineError, FileError
+from doublecorner.files import atomic_write, read_bounded
 from doublecorner.kernel.network import BUCKETS, HIDDEN, INPUTS, L2, PARAMETERS, quantise
 
 MAGIC = b"DCNN"
@@ -35,6 +38,9 @@ FORMAT_VERSION = 1
 DEFAULT_FILE = "network.dcnn"
 ARCHITECTURE = (INPUTS, HIDDEN, L2, BUCKETS)
 _HEADER = struct.Struct("<4sI4II")  # magic, version, architecture, provenance length
+# The shipped record takes 4 KB, and a generation adds about that much to the history.
+MAX_PROVENANCE_BYTES = 1 << 20
+MAX_FILE_BYTES = _HEADER.size + MAX_PROVENANCE_BYTES + 4 * PARAMETERS + 4
 
 
 class Network:
@@ -75,14 +81,14 @@ class Network:
     def from_file(cls, path: str | Path) -> Network:
         """Read a network file.
 
-        :raises EngineError: the file is missing, unreadable, truncated, damaged,
-            of another format version or of another architecture.
+        :raises EngineError: the file is missing, unreadable, no regular file,
+            larger than :data:`MAX_FILE_BYTES`, truncated, damaged, of another
+            format version or of another architecture.
         """
         try:
-            data = Path(path).read_bytes()
-        except OSError as error:
-            raise EngineError(f"cannot read network file {path}: "
-                              f"{error.strerror or error}") from None
+            data = read_bounded(path, max_bytes=MAX_FILE_BYTES, what="network file")
+        except FileError as error:
+            raise EngineError(str(error)) from None
         return cls.from_bytes(data, source=str(path))
 
     @classmethod
@@ -104,6 +110,9 @@ class Network:
             raise EngineError(f"{source} holds a network of shape {tuple(architecture)} "
                               f"(inputs, hidden, L2, buckets); this engine runs "
                               f"{ARCHITECTURE}")
+        if notes_length > MAX_PROVENANCE_BYTES:
+            raise EngineError(f"{source} is damaged: its header names {notes_length:,} bytes "
+                              f"of provenance, more than the {MAX_PROVENANCE_BYTES:,} allowed")
         expected = _HEADER.size + notes_length + 4 * PARAMETERS + 4
         if len(data) != expected:
             raise EngineError(f"{source} is damaged: {len(data)} bytes where {expected} belong "
@@ -122,18 +131,31 @@ class Network:
         return cls(parameters.astype(np.float32), provenance, source=source)
 
     def to_bytes(self) -> bytes:
-        """The bytes of a network file holding this network."""
+        """The bytes of a network file holding this network.
+
+        :raises EngineError: the provenance is longer than a file may hold.
+        """
         notes = json.dumps(self.provenance, indent=1, sort_keys=True).encode("utf-8")
+        if len(notes) > MAX_PROVENANCE_BYTES:
+            raise EngineError(f"the network's provenance is {len(notes):,} bytes of JSON, "
+                              f"more than the {MAX_PROVENANCE_BYTES:,} a file may hold")
         body = (_HEADER.pack(MAGIC, FORMAT_VERSION, *ARCHITECTURE, len(notes)) + notes
                 + self.parameters.astype("<f4").tobytes())
         return body + struct.pack("<I", zlib.crc32(body))
 
     def save(self, path: str | Path) -> None:
-        """Write this network to ``path`` (atomically: a reader never sees half a file)."""
-        target = Path(path)
-        temporary = target.with_name(target.name + ".tmp")
-        temporary.write_bytes(self.to_bytes())
-        temporary.replace(target)
+        """Write this network to ``path`` (atomically: a reader never sees half a file).
+
+        A symbolic link is written through; a device, FIFO or folder is refused.
+
+        :raises EngineError: the file cannot be written (the message names it),
+            or the provenance is too long.
+        """
+        data = self.to_bytes()
+        try:
+            atomic_write(path, data, what="network file")
+        except FileError as error:
+            raise EngineError(str(error)) from None
 
     def __repr__(self) -> str:
         return f"Network(source={self.source!r})"

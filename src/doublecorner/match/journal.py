@@ -24,11 +24,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from doublecorner.errors import JournalError
+from doublecorner.files import read_bounded
 from doublecorner.match.arena import GameRecord
 from doublecorner.match.ballots import Ballot
 from doublecorner.move import Move
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
+# A match has at most 2 games an opening of the deck, each line a few KB: 64 MB is far above.
+MAX_JOURNAL_BYTES = 64 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +106,10 @@ def read_journal(path: Path, ballots: Sequence[Ballot]) -> JournalContents:
     counts once, where it was first written.
 
     :raises JournalError: no header, or a damaged line (with its number).
-    :raises OSError: the file cannot be read.
+    :raises FileError: the file is missing, unreadable, no regular file, or
+        larger than :data:`MAX_JOURNAL_BYTES` (an :class:`OSError` too).
     """
-    data = path.read_bytes()
+    data = read_bounded(path, max_bytes=MAX_JOURNAL_BYTES, what="match results file")
     complete, _, tail = data.rpartition(b"\n")
     lines = complete.split(b"\n") if complete else []
     dropped = tail.decode("utf-8", "replace") if tail else None

@@ -29,9 +29,10 @@ import numpy as np
 from doublecorner.board import Board
 from doublecorner.color import Color
 from doublecorner.errors import DraughtsError, EngineError
+from doublecorner.files import shown_path
 from doublecorner.pdn import Game, StringExporter
 from doublecorner.position import Position
-from doublecorner.train.selfplay import COLUMNS, SelfPlayConfig
+from doublecorner.train.selfplay import COLUMNS, SelfPlayConfig, open_shard
 
 EVENT = "doublecorner self-play"
 # The result column is Black's (see selfplay.COLUMNS); PDN's GameType 21 counts
@@ -138,14 +139,15 @@ def shard_games(path: Path) -> Iterator[SelfPlayGame]:
     :raises EngineError: the shard cannot be read, or lacks a column.
     """
     try:
-        with np.load(path) as shard:
+        with open_shard(path) as shard:
             missing = [name for name in COLUMNS if name not in shard]
             if missing:
                 raise EngineError(f"shard {path} has no column {missing[0]!r}")
             columns = {name: shard[name] for name in COLUMNS}
             meta = _config(shard["meta"]) if "meta" in shard else None
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
-        raise EngineError(f"cannot read the shard {path}: {error}") from None
+        raise EngineError(f"cannot read the self-play shard {shown_path(path)}: "
+                          f"{error}") from None
     player = player_name(meta)
     order = np.lexsort((columns["ply"], columns["game"]))  # stable: game, then ply
     rows = {name: values[order].tolist() for name, values in columns.items()}

@@ -19,11 +19,12 @@ interrupted run resumes where it stopped and a longer run extends a shorter one.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
+import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,8 @@ from doublecorner.board import Board
 from doublecorner.color import Color
 from doublecorner.egtb.probe import Value
 from doublecorner.engine import Engine, Limit
-from doublecorner.errors import EngineError, TableError
+from doublecorner.errors import EngineError, FileError, TableError
+from doublecorner.files import atomic_writer, open_bounded, shown_path
 from doublecorner.match.ballots import three_move_deck
 from doublecorner.outcome import Outcome
 from doublecorner.position import Position
@@ -44,6 +46,7 @@ SHARD_NAME = re.compile(r"shard-\d{5,}\.npz")
 UNKNOWN = -2  # the tables' value of a position they do not hold
 # Tables loaded by each self-play process: 5 pieces take 30 MB, 6 would take 0.8 GB each.
 TABLE_PIECES = 5
+MAX_SHARD_BYTES = 1 << 30  # a shard of 100 games takes about 300 KB
 
 # The columns of a shard, one entry per position, and their types.
 COLUMNS: dict[str, Any] = {
@@ -194,11 +197,9 @@ def play_shard(directory: str, index: int, config_items: dict[str, Any]) -> Shar
     path = shard_path(Path(directory), index)
     # Written under another name, then renamed: a killed worker leaves no half shard
     # that a reader would take for a whole one.
-    temporary = path.with_name(path.name + ".tmp")
     arrays: dict[str, Any] = {"meta": np.array(json.dumps(asdict(config))), **columns}
-    with open(temporary, "wb") as stream:
+    with atomic_writer(path, what="self-play shard") as stream:
         np.savez_compressed(stream, **arrays)
-    os.replace(temporary, path)
     results = [int(game["result"][0]) if len(game["result"]) else 0 for game in games]
     return ShardReport(index, len(games), len(columns["black"]), results.count(1),
                        results.count(0), results.count(-1))
@@ -262,17 +263,43 @@ def _in_processes(arguments: Sequence[tuple[Any, ...]], jobs: int,
                 future.cancel()
 
 
+@contextmanager
+def open_shard(path: Path) -> Iterator[Any]:
+    """The arrays of the shard at ``path`` (a ``numpy`` npz archive, read as they are asked for).
+
+    :raises EngineError: the file is missing, no regular file, larger than
+        :data:`MAX_SHARD_BYTES`, or no npz archive.
+    """
+    with ExitStack() as stack:
+        try:
+            stream = stack.enter_context(open_bounded(path, max_bytes=MAX_SHARD_BYTES,
+                                                      what="self-play shard"))
+            shard = np.load(stream)
+        except FileError as error:
+            raise EngineError(str(error)) from None
+        except OSError as error:
+            raise EngineError(f"cannot read the self-play shard {shown_path(path)}: "
+                              f"{error.strerror or error}") from None
+        except (ValueError, EOFError, zipfile.BadZipFile):
+            shard = None
+        if not isinstance(shard, np.lib.npyio.NpzFile):  # numpy's words would speak of pickles
+            raise EngineError(f"cannot read the self-play shard {shown_path(path)}: it is no "
+                              "npz archive (damaged, or another kind of file)")
+        stack.enter_context(shard)
+        yield shard
+
+
 def read_shards(directory: Path) -> dict[str, np.ndarray]:
     """Every shard in ``directory``, concatenated column by column.
 
-    :raises EngineError: there is no shard, or one lacks a column.
+    :raises EngineError: there is no shard, one cannot be read, or one lacks a column.
     """
     paths = shard_paths(directory)
     if not paths:
         raise EngineError(f"no self-play shards in {directory}")
     parts: dict[str, list[np.ndarray]] = {name: [] for name in COLUMNS}
     for path in paths:
-        with np.load(path) as shard:
+        with open_shard(path) as shard:
             for name in COLUMNS:
                 if name not in shard:
                     raise EngineError(f"shard {path} has no column {name!r}")
