@@ -3,7 +3,9 @@ what is not a regular file (issue 27)."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import stat
 import struct
 from pathlib import Path
@@ -38,6 +40,7 @@ from doublecorner.files import atomic_write, atomic_writer, read_bounded
 from doublecorner.match.ballots import three_move_deck
 from doublecorner.match.journal import read_journal
 from doublecorner.train.export import shard_games
+from doublecorner.train.pipeline import portable_record
 from doublecorner.train.selfplay import read_shards
 from tests.test_book import GAMES
 from tests.test_protocol import Lines
@@ -352,3 +355,38 @@ def test_db_import_says_what_a_device_or_a_folder_is(tmp_path: Path,
         with GameDatabase(tmp_path / "lib.sqlite3") as database, pytest.raises(
                 GameDatabaseError, match=r"not a regular file|folder"):
             database.import_files([path])
+
+
+# -- shipped files carry no machine paths ----------------------------------------------------
+
+
+def machine_paths(value: object) -> list[str]:
+    """Every string in ``value`` (JSON) that is an absolute path: ``/...`` or ``C:\\...``."""
+    if isinstance(value, dict):
+        return [found for item in value.values() for found in machine_paths(item)]
+    if isinstance(value, list):
+        return [found for item in value for found in machine_paths(item)]
+    if isinstance(value, str) and (value.startswith(("/", "\\")) or
+                                   re.match(r"[A-Za-z]:[\\/]", value)):
+        return [value]
+    return []
+
+
+def test_the_shipped_network_names_no_path_of_the_machine_that_trained_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert machine_paths(Network.default().provenance) == []
+    assert main(["train", "info"]) == 0  # the shipped file, by default
+    assert json.loads(capsys.readouterr().out) == Network.default().provenance
+
+
+def test_provenance_records_paths_relative_or_by_name(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    record = {"folders": [str(tmp_path / "data" / "gen1"), "data/gen2"],
+              "played_by": [{"network": "/elsewhere/nets/gen1.dcnn", "nodes": 6000,
+                             "egtb_dir": "C:\\Users\\ann\\egtb"}],
+              "history": [{"fit": {"start": "/elsewhere/gen0.dcnn"}}]}
+    assert portable_record(record) == {
+        "folders": ["data/gen1", "data/gen2"],
+        "played_by": [{"network": "gen1.dcnn", "nodes": 6000, "egtb_dir": "egtb"}],
+        "history": [{"fit": {"start": "gen0.dcnn"}}]}

@@ -39,6 +39,7 @@ from doublecorner.train.selfplay import (
     read_shards,
     run_selfplay,
 )
+from tests.test_files import machine_paths
 
 SMALL = SelfPlayConfig(nodes=300, evaluation="linear", games_per_shard=3, random_plies=2)
 
@@ -226,6 +227,10 @@ def test_the_cli_pipeline_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[st
     second = Network.from_file(out2).provenance
     assert second["generation"] == 2
     assert second["history"][0]["generation"] == 1
+    # The shards name the network that played by its absolute path; the record does not.
+    assert [config["network"] for config in shard_configs(more)] == [str(out.resolve())]
+    assert machine_paths(second) == []
+    assert second["data"]["played_by"][0]["network"] == "net.dcnn"
 
 
 @pytest.mark.parametrize(("argv", "message"), [

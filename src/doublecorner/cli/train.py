@@ -103,10 +103,11 @@ def add_parsers(commands: Any) -> None:
     fit.set_defaults(run=_fit)
 
     info = actions.add_parser("info", help="print a weights file's provenance as JSON")
-    info.add_argument("network", metavar="FILE")
+    info.add_argument("network", nargs="?", metavar="FILE",
+                      help="a weights file (default: the network shipped)")
     info.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                       help="record a fact in the provenance (say, the match that accepted "
-                           "the network) and rewrite the file")
+                           "the network) and rewrite FILE")
     info.set_defaults(run=_info)
 
     export = actions.add_parser(
@@ -267,7 +268,12 @@ def epoch_line(report: EpochReport) -> str:
 def _info(arguments: argparse.Namespace) -> int:
     from doublecorner.engine.network import Network
 
-    network = Network.from_file(arguments.network)
+    if arguments.network is None:
+        if arguments.set:  # the installed package's file is not ours to rewrite
+            raise UsageError("--set needs FILE, the weights file to rewrite")
+        network = Network.default()
+    else:
+        network = Network.from_file(arguments.network)
     if arguments.set:
         for item in arguments.set:
             key, equals, value = item.partition("=")

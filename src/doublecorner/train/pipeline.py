@@ -4,16 +4,20 @@ The provenance says what the network learnt from (folders, games, positions),
 who played those games (the evaluation and network of the self-play, hence
 the generation: one more than the network that played), how the fit went
 (seed, target blend, loss per epoch) and, carried over, the record of every
-earlier generation, so a shipped file tells its whole history.
+earlier generation, so a shipped file tells its whole history. Paths are
+recorded as they would read on another machine (:func:`recorded_path`): a
+shipped file names no folder of the machine that trained it.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Any
 
 import numpy as np
@@ -22,7 +26,15 @@ from doublecorner.engine.network import Network, load_network
 from doublecorner.errors import EngineError, TableError
 from doublecorner.train.dataset import DISTANCE_CAP, build_dataset, split_by_game
 from doublecorner.train.fit import EpochReport, FitConfig, fit
-from doublecorner.train.selfplay import COLUMNS, TABLE_PIECES, read_shards, shard_paths
+from doublecorner.train.selfplay import (
+    COLUMNS,
+    TABLE_PIECES,
+    open_shard,
+    read_shards,
+    shard_paths,
+)
+
+_WINDOWS_ABSOLUTE = re.compile(r"[A-Za-z]:[\\/]")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,11 +57,60 @@ def shard_configs(directory: Path) -> list[dict[str, Any]]:
     """The distinct self-play settings recorded in a folder's shards."""
     seen: list[dict[str, Any]] = []
     for path in shard_paths(directory):
-        with np.load(path) as shard:
+        with open_shard(path) as shard:
             config = json.loads(str(shard["meta"])) if "meta" in shard else {}
         if config not in seen:
             seen.append(config)
     return seen
+
+
+def recorded_path(path: str | os.PathLike[str] | None, *,
+                  base: str | os.PathLike[str] | None = None) -> str | None:
+    """``path`` as a provenance records it: relative to ``base`` (the current folder) if
+    it lies inside it, else just its name; a relative path stays as it is.
+
+    >>> recorded_path("/work/main/data/nets/gen1.dcnn", base="/work/main")
+    'data/nets/gen1.dcnn'
+    >>> recorded_path("/root/.local/share/doublecorner/egtb", base="/work/main")
+    'egtb'
+    >>> recorded_path("data/gen1"), recorded_path(None)
+    ('data/gen1', None)
+    """
+    if path is None:
+        return None
+    if _WINDOWS_ABSOLUTE.match(os.fspath(path)):
+        return PureWindowsPath(path).name
+    place = Path(path)
+    if not place.is_absolute():
+        return place.as_posix()
+    try:
+        return place.relative_to(Path(base) if base is not None else Path.cwd()).as_posix()
+    except ValueError:
+        return place.name
+
+
+def is_absolute_path(text: str) -> bool:
+    """Whether ``text`` is an absolute path, of this system or of Windows.
+
+    >>> is_absolute_path("/root/egtb"), is_absolute_path("C:/nets"), is_absolute_path("gen4")
+    (True, True, False)
+    """
+    return text.startswith("/") or bool(_WINDOWS_ABSOLUTE.match(text)) or os.path.isabs(text)
+
+
+def portable_record(value: Any) -> Any:
+    """``value`` (JSON) with every absolute path in it as :func:`recorded_path` gives it.
+
+    >>> portable_record({"played_by": [{"network": "/tmp/x/gen1.dcnn", "nodes": 6000}]})
+    {'played_by': [{'network': 'gen1.dcnn', 'nodes': 6000}]}
+    """
+    if isinstance(value, dict):
+        return {key: portable_record(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [portable_record(item) for item in value]
+    if isinstance(value, str) and is_absolute_path(value):
+        return recorded_path(value)
+    return value
 
 
 def _player_generation(configs: list[dict[str, Any]]) -> int:
@@ -152,11 +213,8 @@ def fit_network(request: FitRequest, *,
         },
         "history": history,
     }
-    network = Network(result.parameters, provenance, source=str(request.out))
-    try:
-        network.save(request.out)
-    except OSError as error:
-        raise EngineError(f"cannot write {request.out}: {error.strerror or error}") from None
+    network = Network(result.parameters, portable_record(provenance), source=str(request.out))
+    network.save(request.out)
     return network
 
 
