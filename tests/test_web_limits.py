@@ -8,20 +8,29 @@ its ``Retry-After``, not retried.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
+import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from doublecorner.web import games as games_module
+from doublecorner.web import limits as limits_module
 from doublecorner.web.engine_pool import EnginePool
 from doublecorner.web.engine_queue import FairQueue, Priority
+from doublecorner.web.json_body import parse_json
 from doublecorner.web.limits import ServerLimits
+from doublecorner.web.pdn_games import ImportedGame, imported_games
 from tests.test_web_api import (
     ENGINE_WINNING_FEN,
     ORIGIN,
+    WAIT,
     Gate,
     assert_error,
     auth,
@@ -58,7 +67,7 @@ def test_a_client_keeps_at_most_its_cap_of_games(tmp_path: Path) -> None:
         text = '[Event "a"]\n1. 11-15 *\n\n[Event "b"]\n1. 9-13 *\n'
         client.delete(f"/api/games/{games[0]['id']}", headers=auth(games[0], "owner"))
         assert_error(client.post("/api/games/import", json={"pdn": text}), 429,
-                     "adding 2 more")
+                     "more games than the 1 there is room for")
         assert client.app.state.games.store.count() == 2  # all or nothing
         assert new_game(client, mode="two-player")["mode"] == "two-player"
 
@@ -197,3 +206,110 @@ def test_engine_searches_wait_in_the_queue_as_the_client_that_asked(
         assert post(client, drawn, "draw", {"action": "offer"}).status_code == 200
     assert first["id"] != second["id"]
     assert clients == ["testclient"] * 3
+
+
+def pdn_of(games: int) -> str:
+    return "\n".join(f'[Event "game {number}"]\n1. 11-15 23-19 *\n' for number in range(games))
+
+
+TEN_GAMES = pdn_of(10)
+
+
+class CountedReader:
+    """Stands in for the import's reader: the real one, counting the games it gave; or,
+    with ``hold``, one that tells ``entered`` and waits for ``hold`` before the first."""
+
+    def __init__(self, hold: threading.Event | None = None) -> None:
+        self.read = 0
+        self.hold = hold
+        self.entered = threading.Event()
+
+    def __call__(self, text: str, **options: Any) -> Iterator[ImportedGame]:
+        self.entered.set()
+        if self.hold is not None:
+            assert self.hold.wait(WAIT)
+        for game in imported_games(text, **options):
+            self.read += 1
+            yield game
+
+
+@pytest.fixture
+def reader(monkeypatch: pytest.MonkeyPatch) -> CountedReader:
+    counted = CountedReader()
+    monkeypatch.setattr(games_module, "imported_games", counted)
+    return counted
+
+
+def test_an_import_at_the_cap_is_refused_before_reading(tmp_path: Path,
+                                                        reader: CountedReader) -> None:
+    with app_with(tmp_path, max_games_per_client=1) as client:
+        new_game(client, mode="analysis")
+        assert_error(client.post("/api/games/import", json={"pdn": TEN_GAMES}), 429,
+                     "at most 1 games, and you have 1", "no room")
+    assert not reader.entered.is_set()
+
+
+@pytest.mark.parametrize(("limits", "words"), [
+    ({"max_games_per_client": 3}, "one client may keep at most 3 games, and you have 1"),
+    ({"max_games": 3, "max_games_per_client": None}, "the server keeps at most 3 games and has 1"),
+])
+def test_an_import_over_the_room_left_stops_reading_one_game_past_it(
+        tmp_path: Path, reader: CountedReader, limits: dict[str, Any], words: str) -> None:
+    with app_with(tmp_path, **limits) as client:
+        new_game(client, mode="analysis")
+        answer = client.post("/api/games/import", json={"pdn": TEN_GAMES})
+        assert_error(answer, 429, words, "more games than the 2 there is room for")
+        assert reader.read == 3  # of ten
+        assert client.app.state.games.store.count() == 1  # nothing stored
+        answer = client.post("/api/games/import", json={"pdn": pdn_of(2)})
+        assert answer.status_code == 201 and len(answer.json()["games"]) == 2
+
+
+def test_imports_run_one_per_client_and_two_at_once(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    hold = threading.Event()
+    reader = CountedReader(hold)
+    monkeypatch.setattr(games_module, "imported_games", reader)
+    given_back: list[bool] = []
+    monkeypatch.setattr(limits_module, "give_memory_back", lambda: given_back.append(True))
+    app = make_app(tmp_path / "games.sqlite3")
+
+    async def imports() -> list[httpx.Response]:
+        def client(address: str) -> httpx.AsyncClient:
+            transport = httpx.ASGITransport(app=app, client=(address, 50000))
+            return httpx.AsyncClient(transport=transport, base_url="http://testserver")
+
+        async with app.router.lifespan_context(app), client("10.0.0.1") as first, \
+                client("10.0.0.2") as second, client("10.0.0.3") as third:
+            body = {"pdn": TEN_GAMES}
+            running = asyncio.create_task(first.post("/api/games/import", json=body))
+            assert await asyncio.to_thread(reader.entered.wait, WAIT)  # it holds a slot
+            answers = [await first.post("/api/games/import", json=body)]  # its second
+            reader.entered.clear()
+            other = asyncio.create_task(second.post("/api/games/import", json=body))
+            assert await asyncio.to_thread(reader.entered.wait, WAIT)
+            answers.append(await third.post("/api/games/import", json=body))  # a third in all
+            hold.set()
+            answers += [await running, await other]
+            answers.append(await third.post("/api/games/import", json=body))  # room again
+            return answers
+
+    busy_own, busy_all, *done = asyncio.run(imports())
+    for busy in (busy_own, busy_all):
+        assert_error(busy, 429, "busy with other imports", "at most 1 per client and 2 at once")
+        assert busy.headers["retry-after"] == "5"
+    assert [answer.status_code for answer in done] == [201, 201, 201]
+    assert len(given_back) == 3  # once after each import that ran
+
+
+def test_a_big_import_body_is_read_in_memory_of_its_own_size() -> None:
+    # The depth check once ran a regex over the whole PDN string: 145 MB of regex state
+    # for this 1.3 MB body (8 MiB imports took a gigabyte).
+    body = json.dumps({"pdn": '[Event "x"]\n1. 11-15 23-19 *\n' * 40_000}).encode()
+    tracemalloc.start()
+    try:
+        assert parse_json(body)["pdn"].count("[Event") == 40_000
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(body)

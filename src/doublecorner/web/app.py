@@ -61,6 +61,7 @@ from doublecorner.web.games import (
 from doublecorner.web.json_body import StrictJsonRoute
 from doublecorner.web.limits import (
     ClientSlots,
+    ImportSlotsMiddleware,
     RateLimiter,
     RateLimitMiddleware,
     ServerLimits,
@@ -186,9 +187,12 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     app.state.games = service
     app.state.live = hub
     app.router.route_class = StrictJsonRoute  # bodies read as strict JSON (422 otherwise)
-    # The last added runs first: who may ask at all, how often, then how much they may send.
+    # The last added runs first: who may ask at all, how often, how many imports at once,
+    # then how much they may send.
     app.add_middleware(BodyLimitMiddleware, max_bytes=limits.max_body_bytes,
                        larger={IMPORT_PATH: limits.max_import_bytes})
+    app.add_middleware(ImportSlotsMiddleware, path=IMPORT_PATH, slots=ClientSlots(
+        limits.imports_per_client, total=limits.max_imports))
     app.add_middleware(RateLimitMiddleware, limiter=RateLimiter(rate=limits.write_rate,
                                                                 burst=limits.write_burst))
     app.add_middleware(EdgeGuardMiddleware, allowed_hosts=allowed_hosts)
@@ -267,8 +271,9 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
               responses=_ERRORS)
     async def import_games(request: ImportRequest, http: Request) -> ImportAnswer:
         """Store each game of a PDN text as an analysis game (one owner token for all)."""
-        states, errors = await service.import_pdn(request.pdn, creator=client_name(http))
-        return ImportAnswer(games=[GameBody.of(state) for state in states], errors=errors)
+        games, errors = await service.import_pdn(request.pdn, creator=client_name(http),
+                                                 present=GameBody.of)
+        return ImportAnswer(games=games, errors=errors)
 
     @app.get("/api/games/{game_id}", response_model=GameBody, responses=_ERRORS)
     async def get_game(game_id: str, seat: Seat | None = viewing) -> GameBody:

@@ -64,7 +64,7 @@ from doublecorner.errors import EngineError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.web.engine_pool import EnginePool
 from doublecorner.web.game_clock import after_move, start_clock
-from doublecorner.web.pdn_games import game_pdn, read_games
+from doublecorner.web.pdn_games import game_pdn, imported_games
 from doublecorner.web.record import AgreedEnding, Agreement, Clock, GameMode, GameRecord
 from doublecorner.web.state import (
     EngineReply,
@@ -300,32 +300,55 @@ class GameService:
             return await self._in_db(self.store.count)
         return await self._in_db(self.store.count_by, creator)
 
-    async def import_pdn(self, text: str, *,
-                         creator: str = "") -> tuple[list[GameState], list[str]]:
+    async def import_pdn(self, text: str, *, present: Callable[[GameState], _T],
+                         creator: str = "") -> tuple[list[_T], list[str]]:
         """Store every game of a PDN text as an analysis game; also returns the text's errors.
 
         One owner token, in each game's answer, holds all the games of the text.
+        Each game's state is handed to ``present`` as it is read (the app makes
+        its JSON body there), so that the states, a board each, are not all held
+        at once; the answer is what ``present`` made of them. The caps are
+        checked before the text is read, and reading stops at the first game
+        past the room left (every game of the text counts, also one left out):
+        an import over a cap stores nothing, having read at most one game more
+        than there was room for.
 
         :raises GameRequestError: the text holds no game that could be read.
         :raises GameLimitError: the games would go over the client's or the server's cap.
         """
         now = self._clock()
-        loop = asyncio.get_running_loop()
-        # Reading a long text takes a while: not on the event loop.
-        records, errors = await loop.run_in_executor(
-            None, lambda: read_games(text, created=now, new_id=self._new_id))
-        if not records:
-            why = f": {errors[0]}" if errors else ""
-            raise GameRequestError(f"no game could be read from the PDN text{why}")
-        # Replaying thousands of games takes a while too.
-        states = await loop.run_in_executor(
-            None, lambda: [GameState.of(record) for record in records])
+        room, why = await self._in_db(self._room, creator)
+        if room == 0:
+            raise GameLimitError(f"{why}: there is no room for another game")
         token = new_token()
+        tokens = {Seat.OWNER.value: token}
+
+        def read() -> tuple[list[GameRecord], list[_T], list[str]]:
+            records: list[GameRecord] = []
+            presented: list[_T] = []
+            errors: list[str] = []
+            games = imported_games(text, created=now, new_id=self._new_id)
+            for number, game in enumerate(games, 1):
+                if room is not None and number > room:
+                    raise GameLimitError(f"{why}: this PDN text holds more games than the "
+                                         f"{room} there is room for (none was stored)")
+                errors.extend(game.errors)
+                if game.record is None or game.board is None:
+                    continue
+                records.append(game.record)
+                presented.append(present(GameState(
+                    game.record, game.board, ending(game.record, game.board), tokens=tokens)))
+            return records, presented, errors
+
+        # Reading and replaying thousands of games takes a while: not on the event loop.
+        records, presented, errors = await asyncio.get_running_loop().run_in_executor(None, read)
+        if not records:
+            first = f": {errors[0]}" if errors else ""
+            raise GameRequestError(f"no game could be read from the PDN text{first}")
         digest = token_hash(token)
         await self._in_db(self._insert, records, creator=creator,
                           seats=[(record.id, Seat.OWNER, digest) for record in records])
-        tokens = {Seat.OWNER.value: token}
-        return [replace(state, tokens=tokens) for state in states], errors
+        return presented, errors
 
     # -- changes -----------------------------------------------------------
 
@@ -529,6 +552,23 @@ class GameService:
                 raise GameLimitError(f"the server keeps at most {self.max_games} games and "
                                      f"has {total}: it cannot take {new} more")
         self.store.insert(records, creator=creator, seats=seats, invites=invites or ())
+
+    def _room(self, creator: str) -> tuple[int | None, str]:
+        """How many more games ``creator`` may store (``None``: no cap), and the cap that
+        says so (in the database thread)."""
+        room: int | None = None
+        why = ""
+        if self.max_games_per_client is not None:
+            held = self.store.count_by(creator)
+            room = max(0, self.max_games_per_client - held)
+            why = (f"one client may keep at most {self.max_games_per_client} games, and you "
+                   f"have {held}")
+        if self.max_games is not None:
+            total = self.store.count()
+            if room is None or self.max_games - total < room:
+                room = max(0, self.max_games - total)
+                why = f"the server keeps at most {self.max_games} games and has {total}"
+        return room, why
 
     async def _in_db(self, function: Callable[_P, _T], *args: _P.args,
                      **kwargs: _P.kwargs) -> _T:

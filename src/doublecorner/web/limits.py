@@ -20,6 +20,11 @@ another before each search, and :class:`ClientSlots` before it starts one.
 
 from __future__ import annotations
 
+import asyncio
+import ctypes
+import ctypes.util
+import functools
+import gc
 import ipaddress
 import math
 import threading
@@ -35,6 +40,7 @@ from doublecorner.web.edge import SAFE_METHODS
 
 MAX_TRACKED_CLIENTS = 10_000  # buckets kept; full ones are dropped first
 TRY_AGAIN_LATER = 1013  # the WebSocket close code for a handshake over the rate
+IMPORT_RETRY_SECONDS = 5  # an import of thousands of games takes some seconds
 
 
 @dataclass
@@ -142,6 +148,68 @@ class ClientSlots:
             self._held[client] -= 1
             if self._held[client] <= 0:
                 del self._held[client]
+
+
+class ImportSlotsMiddleware:
+    """ASGI middleware: ``POST path`` (the PDN import) runs at most ``slots`` at once, per
+    client and in all; one more is a ``429`` with ``Retry-After``, before its body is read.
+
+    An import reads and replays thousands of games: without a bound, three at
+    once took 2.5 GB. After each, the memory it used is given back to the
+    system (:func:`give_memory_back`).
+    """
+
+    def __init__(self, app: ASGIApp, *, path: str, slots: ClientSlots,
+                 retry_after: int = IMPORT_RETRY_SECONDS) -> None:
+        self.app = app
+        self.path = path
+        self.slots = slots
+        self.retry_after = retry_after
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] != "http" or scope.get("path") != self.path
+                or scope.get("method") != "POST"):
+            await self.app(scope, receive, send)
+            return
+        client = client_of(scope)
+        if not self.slots.take(client):
+            await send_error(send, 429, f"the server is busy with other imports (at most "
+                                        f"{self.slots.per_client} per client and "
+                                        f"{self.slots.total} at once): try again in "
+                                        f"{self.retry_after} s",
+                             headers=[(b"retry-after", str(self.retry_after).encode())])
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.slots.give_back(client)
+            await asyncio.to_thread(give_memory_back)
+
+
+def give_memory_back() -> None:
+    """Collect the garbage and hand the freed memory back to the system.
+
+    Python keeps what it freed for later, and glibc's ``malloc`` too, so a
+    process that once read a big import stays that big (measured: 93 MB more
+    after an import of 6,000 games; 35 MB more with ``malloc_trim``). Where
+    there is no glibc, only the garbage is collected.
+    """
+    gc.collect()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+    return trim
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@
 ...
 1. 11-15 23-19 *
 <BLANKLINE>
->>> records, errors = read_games(text, created="2026-12-01T00:00:00Z", new_id=lambda: "g_2")
->>> records[0].moves, records[0].black, errors
-(('11-15', '23-19'), 'Ann', [])
+>>> (read,) = imported_games(text, created="2026-12-01T00:00:00Z", new_id=lambda: "g_2")
+>>> read.record.moves, read.record.black, len(read.board.move_stack), read.errors
+(('11-15', '23-19'), 'Ann', 2, ())
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 
 from doublecorner.board import Board
 from doublecorner.color import Color
@@ -82,9 +82,21 @@ def download_name(text: str, fallback: str) -> str:
     return f"{name or fallback}.pdn"
 
 
-def read_games(text: str, *, created: str,
-               new_id: Callable[[], str]) -> tuple[list[GameRecord], list[str]]:
-    """The games of a PDN text as records (mode ``analysis``), and what was wrong in the text.
+@dataclass(frozen=True)
+class ImportedGame:
+    """One game of a PDN text as the server reads it: its record (``None`` when it is
+    left out), the board its moves were played on, and what was wrong in it."""
+
+    record: GameRecord | None
+    board: Board | None
+    errors: tuple[str, ...]
+
+
+def imported_games(text: str, *, created: str,
+                   new_id: Callable[[], str]) -> Iterator[ImportedGame]:
+    """The games of a PDN text as records (mode ``analysis``), one at a time as they are
+    read, each with what was wrong in it: a caller may stop at any game, and holds
+    only the games it keeps.
 
     The reader is lenient: a game keeps its moves up to the first one that
     cannot be read, and each problem is listed as ``line L, column C: ...``.
@@ -94,13 +106,12 @@ def read_games(text: str, *, created: str,
     on) is kept as a resignation, or a draw: claimed when the moves stop on a
     threefold repetition or after 40 quiet moves, else agreed.
     """
-    records: list[GameRecord] = []
-    errors: list[str] = []
     for game in iter_games(io.StringIO(text)):
-        errors.extend(str(error) for error in game.errors)
+        errors = tuple(str(error) for error in game.errors)
         board = _start_board(game)
         moves = game.mainline_moves()
         if board is None or not (game.headers or moves):
+            yield ImportedGame(None, None, errors)
             continue
         start_fen = board.fen()
         for move in moves:
@@ -113,8 +124,7 @@ def read_games(text: str, *, created: str,
             agreed=_agreed_ending(game.headers.get("Result", "*"), board),
             tags={name: value for name, value in game.headers.items()
                   if name not in _DERIVED_TAGS})
-        records.append(replace(record, result=result(record, board)))
-    return records, errors
+        yield ImportedGame(replace(record, result=result(record, board)), board, errors)
 
 
 def _start_board(game: Game) -> Board | None:
