@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import logging
+import resource
 import socket
 import threading
 from collections.abc import Iterator
@@ -23,7 +24,12 @@ import pytest
 import uvicorn
 from websockets.sync.client import connect
 
-from doublecorner.web.http_protocol import OutOfFilesFilter, Throttle, server_config
+from doublecorner.web.http_protocol import (
+    OutOfFilesFilter,
+    Throttle,
+    connection_cap,
+    server_config,
+)
 from doublecorner.web.limits import ServerLimits
 from tests.test_web_api import make_app
 
@@ -148,8 +154,24 @@ def test_refused_connections_are_logged_once_with_their_count(tmp_path: Path) ->
         finally:
             logger.removeHandler(records)
     assert records.lines == [
-        f"connections refused: over 1 from one address (the last from {HOST}): "
-        "1 since the last report"]
+        f"connections refused (the last from {HOST}): too many connections from your address "
+        "(at most 1 at once): close some and try again: 1 since the last report"]
+
+
+def test_the_server_keeps_at_most_its_connections_in_all(tmp_path: Path) -> None:
+    with serving(tmp_path, max_connections=2) as port, connection(port), connection(port):
+        answer = refused(port)
+    assert answer.startswith(b"HTTP/1.1 503 ") and b"too many connections (at most 2" in answer
+
+
+def test_by_default_the_server_stops_short_of_the_open_file_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past the limit it could not even accept a connection to refuse it.
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (1024, 4096))
+    assert connection_cap(ServerLimits()) == 1024 - 128
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (64, 4096))
+    assert connection_cap(ServerLimits()) == 32
+    assert connection_cap(ServerLimits(max_connections=5)) == 5
 
 
 def test_too_many_open_files_is_logged_once_a_minute_without_tracebacks() -> None:

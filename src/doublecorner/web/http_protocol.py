@@ -14,9 +14,10 @@ stayed open for good, and one address held 19,960 connections):
   closes (a kept-alive connection that sent nothing is just closed);
 - its body within ``body_timeout`` seconds of its head: else ``408``;
 - an address keeps at most ``max_connections_per_client`` connections open,
-  WebSockets included: one more is answered ``503`` and closed before
-  anything is read (a trusted proxy's are not counted: every client comes
-  through it);
+  WebSockets included, and the server at most ``max_connections`` (by
+  default, the open-file limit less 128): one more is answered ``503`` and
+  closed before anything is read (a trusted proxy is not bound by address:
+  every client comes through it);
 - a WebSocket handshake with a request line or header line longer than the
   WebSocket library reads (8 KiB) is answered ``414`` or ``431``: that
   library drops it without a word, and the client would wait forever.
@@ -53,6 +54,9 @@ LOG_INTERVAL = 60.0  # seconds between two reports of one kind of refusal
 WS_MAX_LINE = int(os.environ.get("WEBSOCKETS_MAX_LINE_LENGTH", "8192"))
 WS_MAX_HEADERS = int(os.environ.get("WEBSOCKETS_MAX_NUM_HEADERS", "128"))
 _OUT_OF_FILES = (errno.EMFILE, errno.ENFILE)
+# Open files the server keeps for itself below the open-file limit: the databases,
+# static files, the engines' threads, logs.
+FILES_KEPT = 128
 _logger = logging.getLogger("uvicorn.error")
 
 
@@ -143,22 +147,28 @@ def quiet_out_of_files(*loggers: str) -> None:
 
 
 class OpenConnections:
-    """The connections open from each address: at most ``per_client``, but for ``exempt``."""
+    """The connections open: at most ``per_client`` from one address (but for ``exempt``
+    ones) and at most ``total`` in all (``None``: no bound)."""
 
-    def __init__(self, per_client: int, exempt: TrustedProxies | None = None) -> None:
+    def __init__(self, per_client: int, total: int | None = None,
+                 exempt: TrustedProxies | None = None) -> None:
         self.per_client = per_client
+        self.total = total
         self.exempt = exempt
         self._open: Counter[str] = Counter()
 
-    def open(self, address: str) -> bool:
-        """Count a new connection from ``address``; ``False`` (not counted) when it has its
-        ``per_client`` already."""
-        if self.exempt is not None and address in self.exempt:
-            return True
-        if self._open[address] >= self.per_client:
-            return False
+    def open(self, address: str) -> str | None:
+        """Count a new connection from ``address``; or, when it is one too many, say why
+        (it is not counted then)."""
+        if self.total is not None and self._open.total() >= self.total:
+            return (f"the server has too many connections (at most {self.total} at once): "
+                    "try again later")
+        if self._open[address] >= self.per_client and not (
+                self.exempt is not None and address in self.exempt):
+            return (f"too many connections from your address (at most {self.per_client} at "
+                    "once): close some and try again")
         self._open[address] += 1
-        return True
+        return None
 
     def close(self, address: str) -> None:
         """A connection :meth:`open` let in has closed."""
@@ -166,6 +176,25 @@ class OpenConnections:
             self._open.pop(address, None)
         else:
             self._open[address] -= 1
+
+
+def connection_cap(limits: ServerLimits) -> int | None:
+    """The connections the server keeps open at most: ``limits.max_connections``, or by
+    default the open-file limit less what the server keeps for itself (``None``: no limit).
+
+    Past the open-file limit the server cannot accept at all (asyncio then logs
+    an error for every connection waiting), so it stops short of it.
+    """
+    if limits.max_connections is not None:
+        return limits.max_connections
+    try:
+        import resource
+    except ImportError:  # not Unix
+        return None
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return None
+    return max(1, soft - min(FILES_KEPT, soft // 2))
 
 
 class _ClosingNotice(asyncio.Protocol):
@@ -200,12 +229,12 @@ class GuardedH11Protocol(H11Protocol):
     """
 
     limits: ClassVar[ServerLimits]
-    connections_by_address: ClassVar[OpenConnections]
+    open_connections: ClassVar[OpenConnections]
     throttle: ClassVar[Throttle]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._address: str | None = None  # counted in connections_by_address
+        self._address: str | None = None  # counted in open_connections
         self._head_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
         self._upgraded = False
@@ -214,13 +243,10 @@ class GuardedH11Protocol(H11Protocol):
         """Take the connection, or answer 503 at once when its address has too many."""
         super().connection_made(transport)
         address = "" if self.client is None else self.client[0]
-        if not self.connections_by_address.open(address):
-            per_client = self.connections_by_address.per_client
-            self._log("over-cap", f"connections refused: over {per_client} from one address "
-                                  f"(the last from {address})")
-            transport.write(error_response(
-                503, f"too many connections from your address (at most {per_client} at "
-                     "once): close some and try again", headers=(("retry-after", "1"),)))
+        refusal = self.open_connections.open(address)
+        if refusal is not None:
+            self._log("refused", f"connections refused (the last from {address}): {refusal}")
+            transport.write(error_response(503, refusal, headers=(("retry-after", "1"),)))
             transport.close()
             return
         self._address = address
@@ -258,7 +284,7 @@ class GuardedH11Protocol(H11Protocol):
         if address is not None and isinstance(websocket, asyncio.Protocol):
             self._address = None  # the WebSocket's to free now: this protocol hears no more
             self.transport.set_protocol(_ClosingNotice(
-                websocket, lambda: self.connections_by_address.close(address)))
+                websocket, lambda: self.open_connections.close(address)))
 
     def send_400_response(self, msg: str) -> None:
         """Answer ``400 {"error": ...}`` and close the connection."""
@@ -326,7 +352,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def _release(self) -> None:
         if self._address is not None:
-            self.connections_by_address.close(self._address)
+            self.open_connections.close(self._address)
             self._address = None
 
     def _log(self, kind: str, description: str) -> None:
@@ -357,15 +383,15 @@ def _handshake_problem(event: h11.Request,
 
 def guarded_protocol(limits: ServerLimits,
                      trusted: TrustedProxies | None = None) -> type[GuardedH11Protocol]:
-    """The protocol class for one server: ``limits``, and a count of connections by
-    address of its own (``trusted`` proxies' not counted)."""
+    """The protocol class for one server: ``limits``, and a count of connections of its
+    own (``trusted`` proxies' not bound by address)."""
 
     class Protocol(GuardedH11Protocol):
         pass
 
     Protocol.limits = limits
-    Protocol.connections_by_address = OpenConnections(limits.max_connections_per_client,
-                                                      trusted)
+    Protocol.open_connections = OpenConnections(
+        limits.max_connections_per_client, connection_cap(limits), trusted)
     Protocol.throttle = Throttle()
     return Protocol
 

@@ -222,8 +222,9 @@ class ServerLimits:
     ``max_import_bytes``, and imports run ``imports_per_client`` at once per
     client, ``max_imports`` in all. The server's protocol
     (:mod:`~doublecorner.web.http_protocol`) holds each address to
-    ``max_connections_per_client`` open connections and each request to
-    ``header_timeout`` seconds for its head and ``body_timeout`` for its body.
+    ``max_connections_per_client`` open connections, the server to
+    ``max_connections``, and each request to ``header_timeout`` seconds for
+    its head and ``body_timeout`` for its body.
     """
 
     write_rate: float = 20.0
@@ -241,6 +242,7 @@ class ServerLimits:
     max_imports: int = 2
     # A browser opens about 6 connections and a WebSocket or two per tab.
     max_connections_per_client: int = 64
+    max_connections: int | None = None  # None: below the open-file limit (see http_protocol)
     header_timeout: float = 10.0
     # 8 MiB (the largest import) in 60 s is about 1.1 Mbit/s.
     body_timeout: float = 60.0
