@@ -11,7 +11,10 @@ fills by default, if it exists) that is missing or no game database (exit 2:
 the environment cannot serve; only the default data folder is created). The
 server answers only for the loopback names and those given with
 ``--allowed-host`` (and the address it listens on, when that is one address);
-it prints them, and the base of the invite links.
+it prints them, and the base of the invite links. Clients are the addresses
+they connect from: ``X-Forwarded-For`` names them only when it comes from a
+proxy of ``--forwarded-allow-ips``. uvicorn runs with the app's limits on
+connections (:func:`~doublecorner.web.http_protocol.server_config`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 A request that breaks HTTP itself (a ``Content-Length`` that is not a
 number, a malformed header line) never reaches the app: uvicorn answers it
 from its protocol, by default with a ``text/plain`` 400. This protocol
-answers ``400 {"error": ...}`` instead, like every other error of the API.
+answers ``400 {"error": ...}`` instead, like every other error of the API
+(``431`` for a head that runs past h11's 16 KiB before its end).
 
 It also holds connections to the :class:`~doublecorner.web.limits.ServerLimits`
 that the app cannot see (measured without them: 1,000 half-sent requests
@@ -43,6 +44,7 @@ from typing import Any, ClassVar
 
 import h11
 import uvicorn
+from h11._connection import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE  # uvicorn's default too
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from doublecorner.web.limits import ServerLimits, TrustedProxies
@@ -287,9 +289,15 @@ class GuardedH11Protocol(H11Protocol):
                 websocket, lambda: self.open_connections.close(address)))
 
     def send_400_response(self, msg: str) -> None:
-        """Answer ``400 {"error": ...}`` and close the connection."""
+        """Answer ``400 {"error": ...}`` (``431`` for a head too long to read) and close
+        the connection."""
         self._stop_timers()
-        self.transport.write(error_response(400, BAD_REQUEST))
+        limit = self.config.h11_max_incomplete_event_size or DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
+        if len(self.conn.trailing_data[0]) > limit:
+            self.transport.write(error_response(
+                431, f"the request's line and headers are over {limit} bytes"))
+        else:
+            self.transport.write(error_response(400, BAD_REQUEST))
         self.transport.close()
 
     def _watch(self) -> None:
