@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,16 +38,20 @@ Start = Callable[..., subprocess.Popen[str]]
 def start() -> Iterator[Start]:
     """``start(*argv)`` runs ``python -m doublecorner ARGV``; what still runs at the end is killed.
 
-    Keyword options: ``stdin``, and ``quiet_threads=False`` for the environment as it is.
+    Keyword options: ``stdin``, ``quiet_threads=False`` for the environment as it
+    is, and ``sigint``: the child's SIGINT disposition at its start, SIG_DFL by
+    default, whatever this test run's is (a shell script's background job, such
+    as ``pytest ... &``, starts with SIGINT ignored, and a child inherits that).
     """
     processes: list[subprocess.Popen[str]] = []
 
     def run(*argv: str, stdin: int | None = subprocess.DEVNULL,
-            quiet_threads: bool = True) -> subprocess.Popen[str]:
+            quiet_threads: bool = True, sigint: Any = signal.SIG_DFL) -> subprocess.Popen[str]:
         env = {**os.environ, **QUIET_THREADS} if quiet_threads else dict(os.environ)
         process = subprocess.Popen([sys.executable, "-m", "doublecorner", *argv], stdin=stdin,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   env=env, preexec_fn=_sigint_as_default)
+                                   env=env, preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                             sigint))
         processes.append(process)
         return process
 
@@ -55,16 +60,6 @@ def start() -> Iterator[Start]:
         if process.poll() is None:
             process.kill()
             process.communicate()
-
-
-def _sigint_as_default() -> None:
-    """In the child: SIGINT acted on, even if this test run ignores it.
-
-    A shell script's background job (``pytest ... &``) starts with SIGINT
-    ignored, and a child inherits that: every process here would then go on
-    through its SIGINT, silently, whatever the command does.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def perft_progress(process: subprocess.Popen[str]) -> str:
@@ -148,6 +143,16 @@ def test_ctrl_c_stops_perft_in_the_middle_of_a_count(start: Start) -> None:
     status, out, err = interrupt(process)
     assert status == 1
     assert out == ""
+    assert err.strip() == "doublecorner: interrupted"
+
+
+def test_sigint_stops_a_command_started_with_sigint_ignored(start: Start) -> None:
+    # A script's `doublecorner perft 16 & ... kill -INT $!`: the shell starts the
+    # job with SIGINT ignored, yet the SIGINT sent to it means "stop".
+    process = start("perft", "16", quiet_threads=False, sigint=signal.SIG_IGN)
+    assert perft_progress(process) == "perft: 0/7 root moves counted\n"
+    status, out, err = interrupt(process)
+    assert (status, out) == (1, "")
     assert err.strip() == "doublecorner: interrupted"
 
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from doublecorner import __version__
@@ -40,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    _act_on_sigint()
     try:
         arguments = build_parser().parse_args(argv)
         status = int(arguments.run(arguments))
@@ -66,6 +69,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except SystemExit as exit_request:  # --help and --version end the parse early
         return exit_request.code if isinstance(exit_request.code, int) else EXIT_OK
+
+
+def _act_on_sigint() -> None:
+    """Stop on SIGINT even when started with it ignored.
+
+    A shell script's background job (``doublecorner perft 16 &``) starts with
+    SIGINT ignored, and Python then leaves it so: a ``kill -INT`` sent to the
+    job would be lost and the count would go on for minutes. A SIGINT that
+    reaches this process is meant for it, so the command acts on it (the
+    ``doublecorner: interrupted`` ending) whatever the shell set up.
+    """
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _os_error(error: OSError) -> str:
