@@ -142,7 +142,7 @@ def test_match_player_specs_choose_the_evaluation(tmp_path: Path) -> None:
     assert isinstance(mine, EnginePlayer) and mine.engine.evaluation == "nn"
     assert "net.dcnn" in mine.name
     for spec, message in (("engine:eval=fast", "eval is nn or linear, not 'fast'"),
-                          (f"engine:eval=linear,weights={path}", "weights= goes with eval=nn"),
+                          (f"engine:eval=linear,weights={path}", "network= goes with eval=nn"),
                           ("engine:weights=/nonexistent.dcnn", "cannot read the network file")):
         with pytest.raises(EngineError, match=message):
             parse_player(spec, default_limit=Limit(depth=1), movetime=0.1)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from doublecorner.errors import quoted
 from doublecorner.web.asgi_errors import send_error
 from doublecorner.web.edge import SAFE_METHODS
 
@@ -283,7 +284,7 @@ class TrustedProxies:
             try:
                 networks.append(ipaddress.ip_network(item, strict=False))
             except ValueError:
-                raise ValueError(f"{item!r} is not an IP address or network "
+                raise ValueError(f"{quoted(item)} is not an IP address or network "
                                  "(such as 127.0.0.1 or 10.0.0.0/8)") from None
         return cls(networks)
 
