@@ -14,6 +14,10 @@ A page on another site must not reach the server through the user's browser:
   refused, and so is any request a browser marks ``Sec-Fetch-Site:
   cross-site`` or ``same-site``. Programs (curl, scripts) that send neither
   header may call the API: they act with their own tokens, never a user's.
+- **Sessions.** A change that carries the session cookie acts for an
+  account, so it must say its ``Origin`` (``403`` without one), and so must
+  a sign-in or sign-up (``origin_paths``): another site can neither act with
+  a user's session nor sign the browser into an account of its choosing.
 - **Content type.** A body sent with a content type other than JSON is a
   ``415``: an HTML form cannot post JSON.
 
@@ -33,6 +37,7 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from doublecorner.web.asgi_errors import send_error
+from doublecorner.web.session_cookie import has_session_cookie
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -68,9 +73,11 @@ def _headers(scope: Scope) -> dict[str, str]:
 class EdgeGuardMiddleware:
     """ASGI middleware: the allowed hosts, same-origin changes and handshakes, JSON bodies."""
 
-    def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str]) -> None:
+    def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str],
+                 origin_paths: Iterable[str] = ()) -> None:
         self.app = app
         self.allowed_hosts = frozenset(host_name(host) for host in allowed_hosts)
+        self.origin_paths = frozenset(origin_paths)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -103,6 +110,12 @@ class EdgeGuardMiddleware:
             return 403, f"requests from another site ({origin!r}) may not change anything here"
         if origin is None and (is_socket or fetch_site in ("cross-site", "same-site")):
             return 403, "a request from a page must say its Origin"
+        if origin is None and has_session_cookie(scope):
+            return 403, ("a change signed in with the session cookie must say its Origin "
+                         "(the server's own)")
+        if origin is None and scope.get("path") in self.origin_paths:
+            return 403, (f"{scope.get('path')} must say its Origin (the server's own), "
+                         "as the server's page does")
         content_type = headers.get("content-type")
         if (not is_socket and content_type is not None
                 and content_type.split(";")[0].strip().lower() not in _JSON_TYPES):

@@ -62,6 +62,7 @@ from doublecorner.engine.levels import (
 )
 from doublecorner.errors import EngineError
 from doublecorner.fen import STARTING_FEN
+from doublecorner.web.account_record import AccountRecord
 from doublecorner.web.engine_pool import EnginePool
 from doublecorner.web.game_clock import after_move, start_clock
 from doublecorner.web.pdn_games import game_pdn, imported_games
@@ -180,10 +181,12 @@ class GameService:
         """
         return GameState.of(await self._load_visible(game_id, seat))
 
-    async def mine(self, tokens: list[str], limit: int) -> list[GameRecord]:
-        """The ``limit`` newest games with a seat held by one of ``tokens``, newest first."""
+    async def mine(self, tokens: list[str], limit: int, *,
+                   account: int | None = None) -> list[GameRecord]:
+        """The ``limit`` newest games with a seat held by one of ``tokens`` (or by the
+        ``account``), newest first."""
         return await self._in_db(self.store.games_of, [token_hash(token) for token in tokens],
-                                 limit)
+                                 limit, account=account)
 
     async def seats(self, game_id: str) -> dict[Seat, str]:
         """The token hash of each seat of the game.
@@ -194,6 +197,16 @@ class GameService:
         if not seats:
             await self._load(game_id)  # a game without seats (made before seats were) is read only
         return seats
+
+    async def seat_holders(self, game_id: str) -> dict[Seat, int | None]:
+        """The account that holds each seat of the game (``None``: its token only).
+
+        :raises GameNotFoundError: there is no such game.
+        """
+        holders = await self._in_db(self.store.seat_holders, game_id)
+        if not holders:
+            await self._load(game_id)
+        return holders
 
     async def pdn(self, game_id: str, seat: Seat | None = None) -> str:
         """The game as PDN text.
@@ -209,7 +222,7 @@ class GameService:
                      level: int | None = None, seconds: float | None = None,
                      fen: str | None = None, private: bool = False,
                      clock: tuple[float, float] | None = None,
-                     creator: str = "") -> GameState:
+                     creator: str = "", player: AccountRecord | None = None) -> GameState:
         """A new game from ``fen`` (default: the start); in engine mode the engine moves
         first when it is its turn.
 
@@ -218,7 +231,9 @@ class GameService:
         friend mode the creator's side (``human``, default Black) and the
         secret of the invite to the other side. ``clock`` (friend mode only) is
         ``(minutes, increment in seconds)``. ``creator`` names the client, for
-        :meth:`count` and the engine queue.
+        :meth:`count` and the engine queue. A signed-in ``player`` holds the
+        creator's seats as well as their tokens, and their name is the human's in
+        engine and friend games.
 
         :raises GameRequestError: an option that does not fit the mode, or out of range.
         :raises InvalidFenError: ``fen`` is not a valid FEN.
@@ -226,12 +241,13 @@ class GameService:
         """
         board = Board(STARTING_FEN if fen is None else fen)
         now = self._clock()
+        player_name = HUMAN_NAME if player is None else player.username
         if mode is GameMode.ENGINE:
             strength = self._strength(level, seconds)
             human = Color.BLACK if human is None else human
             engine_name = f"{ENGINE_NAME} ({strength.name})"
-            black, white = ((HUMAN_NAME, engine_name) if human is Color.BLACK
-                            else (engine_name, HUMAN_NAME))
+            black, white = ((player_name, engine_name) if human is Color.BLACK
+                            else (engine_name, player_name))
             if seconds is None:
                 level = DEFAULT_LEVEL if level is None else level
         else:
@@ -247,6 +263,9 @@ class GameService:
                                            f"not to mode {mode.value!r}")
             names = PLAYER_UNKNOWN if mode is GameMode.ANALYSIS else HUMAN_NAME
             black = white = names
+            if mode is GameMode.FRIEND:
+                black, white = ((player_name, HUMAN_NAME) if human is Color.BLACK
+                                else (HUMAN_NAME, player_name))
         if clock is not None and mode is not GameMode.FRIEND:
             raise GameRequestError(f"a clock is for friend games, not mode {mode.value!r}")
         record = GameRecord(id=self._new_id(), mode=mode, created=now, updated=now,
@@ -266,15 +285,18 @@ class GameService:
             invites.append((record.id, Seat.of(human.opponent), token_hash(invite)))
         await self._in_db(self._insert, [record], creator=creator, seats=[
             (record.id, seat, token_hash(token)) for seat, token in tokens.items()],
-            invites=invites)
+            invites=invites, account=None if player is None else player.id)
         return GameState(record, board, ending(record, board), reply,
                          tokens={seat.value: token for seat, token in tokens.items()},
                          invite=invite)
 
-    async def join(self, game_id: str, secret: str) -> GameState:
+    async def join(self, game_id: str, secret: str, *,
+                   player: AccountRecord | None = None) -> GameState:
         """Take the seat a friend game's invite gives; the answer holds its token.
 
         The invite works once: the first to join with its secret gets the seat.
+        A signed-in ``player`` holds the seat as well as its token, and the game
+        shows their name on that side.
 
         :raises GameNotFoundError: there is no such game.
         :raises GameForbiddenError: the game has no open invite, or another secret.
@@ -287,9 +309,14 @@ class GameService:
                                          "is not valid")
             token = new_token()
             seat = await self._in_db(self.store.claim_invite, game_id, invite[1],
-                                     token_hash(token))
+                                     token_hash(token),
+                                     account=None if player is None else player.id)
             if seat is None:  # pragma: no cover - the game's lock keeps out a second claim
                 raise GameForbiddenError(f"the invite to game {game_id!r} has been used")
+            if player is not None:
+                record = (replace(record, black=player.username) if seat is Seat.BLACK
+                          else replace(record, white=player.username))
+                await self._in_db(self.store.update, record)
             state = GameState.of(record)
             self._announce(state, "joined")
             return replace(state, tokens={seat.value: token})
@@ -301,7 +328,8 @@ class GameService:
         return await self._in_db(self.store.count_by, creator)
 
     async def import_pdn(self, text: str, *, present: Callable[[GameState], _T],
-                         creator: str = "") -> tuple[list[_T], list[str]]:
+                         creator: str = "", player: AccountRecord | None = None
+                         ) -> tuple[list[_T], list[str]]:
         """Store every game of a PDN text as an analysis game; also returns the text's errors.
 
         One owner token, in each game's answer, holds all the games of the text.
@@ -311,7 +339,8 @@ class GameService:
         checked before the text is read, and reading stops at the first game
         past the room left (every game of the text counts, also one left out):
         an import over a cap stores nothing, having read at most one game more
-        than there was room for.
+        than there was room for. A signed-in ``player`` holds the games' owner
+        seats too.
 
         :raises GameRequestError: the text holds no game that could be read.
         :raises GameLimitError: the games would go over the client's or the server's cap.
@@ -347,7 +376,8 @@ class GameService:
             raise GameRequestError(f"no game could be read from the PDN text{first}")
         digest = token_hash(token)
         await self._in_db(self._insert, records, creator=creator,
-                          seats=[(record.id, Seat.OWNER, digest) for record in records])
+                          seats=[(record.id, Seat.OWNER, digest) for record in records],
+                          account=None if player is None else player.id)
         return presented, errors
 
     # -- changes -----------------------------------------------------------
@@ -533,7 +563,8 @@ class GameService:
 
     def _insert(self, records: list[GameRecord], *, creator: str,
                 seats: list[tuple[str, Seat, str]],
-                invites: list[tuple[str, Seat, str]] | None = None) -> None:
+                invites: list[tuple[str, Seat, str]] | None = None,
+                account: int | None = None) -> None:
         """Store new games within the caps (in the database thread: one insert at a time,
         so the counts cannot change between the check and the insert).
 
@@ -551,7 +582,8 @@ class GameService:
             if total + new > self.max_games:
                 raise GameLimitError(f"the server keeps at most {self.max_games} games and "
                                      f"has {total}: it cannot take {new} more")
-        self.store.insert(records, creator=creator, seats=seats, invites=invites or ())
+        self.store.insert(records, creator=creator, seats=seats, invites=invites or (),
+                          account=account)
 
     def _room(self, creator: str) -> tuple[int | None, str]:
         """How many more games ``creator`` may store (``None``: no cap), and the cap that

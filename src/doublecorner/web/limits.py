@@ -225,7 +225,9 @@ class ServerLimits:
     (:mod:`~doublecorner.web.http_protocol`) holds each address to
     ``max_connections_per_client`` open connections, the server to
     ``max_connections``, and each request to ``header_timeout`` seconds for
-    its head and ``body_timeout`` for its body.
+    its head and ``body_timeout`` for its body. Passwords are tried at most
+    ``sign_in_*`` often (:mod:`~doublecorner.web.sign_in_limits`) and hashed
+    ``password_hashes_at_once`` at a time.
     """
 
     write_rate: float = 20.0
@@ -247,6 +249,18 @@ class ServerLimits:
     header_timeout: float = 10.0
     # 8 MiB (the largest import) in 60 s is about 1.1 Mbit/s.
     body_timeout: float = 60.0
+    # Password attempts (sign-in, sign-up, password change, deletion): per address and
+    # per account name, a second; from the 5th failure in a row on a name, the name
+    # locks for 60 s, doubled with each failure, up to an hour (sign_in_limits).
+    sign_in_rate: float = 10 / 60
+    sign_in_burst: int = 10
+    account_sign_in_rate: float = 5 / 60
+    account_sign_in_burst: int = 5
+    sign_in_lock_after: int = 5
+    sign_in_lock_seconds: float = 60.0
+    sign_in_max_lock_seconds: float = 3600.0
+    # An Argon2id hash takes a core and 64 MiB for tens of milliseconds.
+    password_hashes_at_once: int = 2
 
 
 class TrustedProxies:

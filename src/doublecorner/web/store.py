@@ -1,10 +1,12 @@
-"""The games of the web app in SQLite: one row per game, every change committed at once.
+"""The games, accounts and sessions of the web app in SQLite, every change committed at once.
 
 The database runs in WAL mode with ``synchronous=FULL``: a change is on disk
 when the call that made it returns, so a move the server has acknowledged
 survives a crash or a power cut, and readers never wait for a writer. One
 connection serves every thread, behind a lock: SQLite takes one writer at a
-time anyway, and games are small.
+time anyway, and games are small. One interface holds games, seats, accounts and
+sessions, so that another database could take SQLite's place without the routes
+knowing.
 
 >>> import tempfile, pathlib
 >>> from doublecorner.web.record import GameMode, GameRecord
@@ -31,10 +33,12 @@ from typing import Any
 
 from doublecorner.color import Color
 from doublecorner.paths import user_data_dir
+from doublecorner.ratings import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY, Rating
+from doublecorner.web.account_record import DELETED_PLAYER, AccountRecord, SessionRecord
 from doublecorner.web.record import AgreedEnding, Agreement, Clock, GameMode, GameRecord
 from doublecorner.web.tokens import Seat
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 5000  # another process (a second server, a backup) holding the write lock
 DB_NAME = "games.sqlite3"
 
@@ -80,6 +84,30 @@ CREATE TABLE invites (
     secret_hash TEXT NOT NULL
 );
 """,
+    3: f"""
+ALTER TABLE seats ADD COLUMN account_id INTEGER;  -- the account that holds it, or NULL
+CREATE INDEX seats_by_account ON seats (account_id);
+CREATE TABLE accounts (
+    id INTEGER PRIMARY KEY,
+    username_key TEXT NOT NULL UNIQUE,  -- lower case: names are unique ignoring case
+    username TEXT NOT NULL,             -- as typed
+    password_hash TEXT NOT NULL,        -- Argon2id (PHC string); '' once deleted
+    created TEXT NOT NULL,
+    deleted TEXT,                       -- when it was deleted; the name stays taken
+    rating REAL NOT NULL DEFAULT {DEFAULT_RATING},
+    deviation REAL NOT NULL DEFAULT {DEFAULT_DEVIATION},
+    volatility REAL NOT NULL DEFAULT {DEFAULT_VOLATILITY}
+);
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,                -- SHA-256 of the cookie's secret, hex
+    account_id INTEGER NOT NULL,
+    created REAL NOT NULL,              -- Unix time
+    last_seen REAL NOT NULL,
+    user_agent TEXT NOT NULL,
+    address TEXT NOT NULL
+);
+CREATE INDEX sessions_by_account ON sessions (account_id);
+""",
 }
 _COLUMNS = ("id", "mode", "created", "updated", "black", "white", "start_fen", "human", "level",
             "seconds", "moves", "agreed_reason", "agreed_winner", "draw_offer", "tags", "result",
@@ -89,10 +117,17 @@ _INSERT = (f"INSERT INTO games ({', '.join(_COLUMNS)}, creator) "
 _UPDATE = (f"UPDATE games SET {', '.join(f'{name} = ?' for name in _COLUMNS[1:])} "
            "WHERE id = ?")
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM games"
+_ACCOUNT = ("SELECT id, username, created, password_hash, rating, deviation, volatility "
+            "FROM accounts")
+_SESSION_COLUMNS = "id, account_id, created, last_seen, user_agent, address"
 
 
 class StoreError(Exception):
     """The database cannot be opened or used (not SQLite, from a newer version, no access)."""
+
+
+class UsernameTakenError(StoreError):
+    """An account with that username (ignoring case) exists, or existed."""
 
 
 def default_db_path(environ: Mapping[str, str] | None = None, *,
@@ -167,9 +202,11 @@ class GameStore:
 
     def insert(self, records: Iterable[GameRecord], *,
                seats: Iterable[tuple[str, Seat, str]] = (),
-               invites: Iterable[tuple[str, Seat, str]] = (), creator: str = "") -> None:
+               invites: Iterable[tuple[str, Seat, str]] = (), creator: str = "",
+               account: int | None = None) -> None:
         """Add new games, all of them or none, with their ``(game id, seat, token hash)``
-        seats and ``(game id, seat, secret hash)`` invites; ``creator`` names the client.
+        seats (held by ``account`` too, if given) and ``(game id, seat, secret hash)``
+        invites; ``creator`` names the client.
 
         :raises StoreError: a game with one of the ids exists already.
         """
@@ -179,8 +216,9 @@ class GameStore:
             try:
                 self._connection.executemany(_INSERT, rows)
                 self._connection.executemany(
-                    "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
-                    [(game_id, seat.value, digest) for game_id, seat, digest in seats])
+                    "INSERT INTO seats (game_id, seat, token_hash, account_id) "
+                    "VALUES (?, ?, ?, ?)",
+                    [(game_id, seat.value, digest, account) for game_id, seat, digest in seats])
                 self._connection.executemany(
                     "INSERT INTO invites (game_id, seat, secret_hash) VALUES (?, ?, ?)",
                     [(game_id, seat.value, digest) for game_id, seat, digest in invites])
@@ -234,18 +272,49 @@ class GameStore:
                 "SELECT seat, token_hash FROM seats WHERE game_id = ?", (game_id,)).fetchall()
         return {Seat(seat): digest for seat, digest in rows}
 
-    def games_of(self, token_hashes: Iterable[str], limit: int) -> list[GameRecord]:
-        """The ``limit`` newest games with a seat held by one of the tokens, newest first."""
+    def seat_holders(self, game_id: str) -> dict[Seat, int | None]:
+        """The account that holds each seat of the game (``None``: a seat of its token only)."""
+        with self._lock:
+            rows = self._connection.execute(
+                "SELECT seat, account_id FROM seats WHERE game_id = ?", (game_id,)).fetchall()
+        return {Seat(seat): account for seat, account in rows}
+
+    def games_of(self, token_hashes: Iterable[str], limit: int, *,
+                 account: int | None = None) -> list[GameRecord]:
+        """The ``limit`` newest games with a seat held by one of the tokens (or by
+        ``account``), newest first."""
         hashes = list(dict.fromkeys(token_hashes))
-        if not hashes:
+        if not hashes and account is None:
             return []
         marks = ", ".join("?" * len(hashes))
         with self._lock:
             rows = self._connection.execute(
                 f"{_SELECT} WHERE id IN (SELECT game_id FROM seats WHERE token_hash IN "
-                f"({marks})) ORDER BY created DESC, rowid DESC LIMIT ?",
-                (*hashes, limit)).fetchall()
+                f"({marks}) OR account_id = ?) ORDER BY created DESC, rowid DESC LIMIT ?",
+                (*hashes, account, limit)).fetchall()
         return [_record(row) for row in rows]
+
+    def bind_seats(self, token_hashes: Iterable[str], account: int) -> int:
+        """Give ``account`` the seats of these tokens that no account holds yet (a seat of
+        another account stays its own); how many games it gained seats in."""
+        hashes = list(dict.fromkeys(token_hashes))
+        if not hashes:
+            return 0
+        marks = ", ".join("?" * len(hashes))
+        where = f"token_hash IN ({marks}) AND account_id IS NULL"
+        with self._lock:
+            self._connection.execute("BEGIN IMMEDIATE")
+            try:
+                games = self._connection.execute(
+                    f"SELECT count(DISTINCT game_id) FROM seats WHERE {where}",
+                    hashes).fetchone()[0]
+                self._connection.execute(f"UPDATE seats SET account_id = ? WHERE {where}",
+                                         (account, *hashes))
+            except BaseException:
+                self._connection.execute("ROLLBACK")
+                raise
+            self._connection.execute("COMMIT")
+        return int(games)
 
     def count_by(self, creator: str) -> int:
         """How many of the stored games ``creator`` made."""
@@ -260,8 +329,10 @@ class GameStore:
                 "SELECT seat, secret_hash FROM invites WHERE game_id = ?", (game_id,)).fetchone()
         return None if row is None else (Seat(row[0]), row[1])
 
-    def claim_invite(self, game_id: str, secret_hash: str, token_hash: str) -> Seat | None:
-        """Close the game's invite with this secret and give its seat to ``token_hash``.
+    def claim_invite(self, game_id: str, secret_hash: str, token_hash: str, *,
+                     account: int | None = None) -> Seat | None:
+        """Close the game's invite with this secret and give its seat to ``token_hash``
+        (and to ``account``, if given).
 
         ``None`` (and nothing changes) when the invite is gone or has another secret;
         of two claims at once, one gets the seat.
@@ -275,8 +346,8 @@ class GameStore:
                 if row is not None:
                     self._connection.execute("DELETE FROM invites WHERE game_id = ?", (game_id,))
                     self._connection.execute(
-                        "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
-                        (game_id, row[0], token_hash))
+                        "INSERT INTO seats (game_id, seat, token_hash, account_id) "
+                        "VALUES (?, ?, ?, ?)", (game_id, row[0], token_hash, account))
             except BaseException:
                 self._connection.execute("ROLLBACK")
                 raise
@@ -288,10 +359,130 @@ class GameStore:
         with self._lock:
             return int(self._connection.execute("SELECT count(*) FROM games").fetchone()[0])
 
+    # -- accounts and sessions -------------------------------------------------
+
+    def add_account(self, username: str, password_hash: str, created: str) -> AccountRecord:
+        """A new account, with the default rating.
+
+        :raises UsernameTakenError: the name (ignoring case) is another account's, or was.
+        """
+        with self._lock:
+            try:
+                cursor = self._connection.execute(
+                    "INSERT INTO accounts (username_key, username, password_hash, created) "
+                    "VALUES (?, ?, ?, ?)", (username.lower(), username, password_hash, created))
+            except sqlite3.IntegrityError:
+                raise UsernameTakenError(f"the username {username!r} is taken") from None
+        assert cursor.lastrowid is not None
+        return AccountRecord(id=cursor.lastrowid, username=username, created=created,
+                             password_hash=password_hash)
+
+    def account_named(self, username: str) -> AccountRecord | None:
+        """The account with this username (ignoring case), unless there is none or it
+        was deleted."""
+        with self._lock:
+            row = self._connection.execute(
+                f"{_ACCOUNT} WHERE username_key = ? AND deleted IS NULL",
+                (username.lower(),)).fetchone()
+        return None if row is None else _account(row)
+
+    def set_password_hash(self, account: int, password_hash: str) -> None:
+        """Keep a new hash of the account's password."""
+        with self._lock:
+            self._connection.execute("UPDATE accounts SET password_hash = ? WHERE id = ?",
+                                     (password_hash, account))
+
+    def delete_account(self, account: int, deleted: str) -> None:
+        """Delete an account: its games stay, with its name in them ``deleted player`` and
+        its seats no longer its own (their tokens still act); its sessions end; its row is
+        kept without its hash, so that its name stays taken."""
+        with self._lock:
+            self._connection.execute("BEGIN IMMEDIATE")
+            try:
+                (name,) = self._connection.execute(
+                    "SELECT username FROM accounts WHERE id = ?", (account,)).fetchone()
+                for side in ("black", "white"):  # the names were set from the account's
+                    self._connection.execute(
+                        f"UPDATE games SET {side} = ? WHERE {side} = ? AND id IN (SELECT "
+                        "game_id FROM seats WHERE account_id = ? AND seat = ?)",
+                        (DELETED_PLAYER, name, account, side))
+                self._connection.execute(
+                    "UPDATE seats SET account_id = NULL WHERE account_id = ?", (account,))
+                self._connection.execute("DELETE FROM sessions WHERE account_id = ?",
+                                         (account,))
+                self._connection.execute(
+                    "UPDATE accounts SET password_hash = '', deleted = ? WHERE id = ?",
+                    (deleted, account))
+            except BaseException:
+                self._connection.execute("ROLLBACK")
+                raise
+            self._connection.execute("COMMIT")
+
+    def add_session(self, session: SessionRecord) -> None:
+        """Keep a new session."""
+        with self._lock:
+            self._connection.execute(
+                f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                (session.id, session.account_id, session.created, session.last_seen,
+                 session.user_agent, session.address))
+
+    def session(self, session_id: str) -> tuple[SessionRecord, AccountRecord] | None:
+        """The session with this id and its account, or ``None``."""
+        columns = ", ".join(f"s.{name.strip()}" for name in _SESSION_COLUMNS.split(","))
+        with self._lock:
+            row = self._connection.execute(
+                f"SELECT {columns}, a.id, a.username, a.created, a.password_hash, a.rating, "
+                "a.deviation, a.volatility FROM sessions s JOIN accounts a ON "
+                "a.id = s.account_id WHERE s.id = ? AND a.deleted IS NULL",
+                (session_id,)).fetchone()
+        return None if row is None else (_session(row[:6]), _account(row[6:]))
+
+    def touch_session(self, session_id: str, last_seen: float) -> None:
+        """Note that the session was used at ``last_seen``."""
+        with self._lock:
+            self._connection.execute("UPDATE sessions SET last_seen = ? WHERE id = ?",
+                                     (last_seen, session_id))
+
+    def sessions_of(self, account: int) -> list[SessionRecord]:
+        """The account's sessions, the last used first."""
+        with self._lock:
+            rows = self._connection.execute(
+                f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE account_id = ? "
+                "ORDER BY last_seen DESC, rowid DESC", (account,)).fetchall()
+        return [_session(row) for row in rows]
+
+    def delete_sessions(self, account: int, *, only: str | None = None,
+                        keep: str | None = None, idle_since: float | None = None) -> int:
+        """End the account's sessions: ``only`` that one, all but ``keep``, or those last
+        seen before ``idle_since``; how many ended."""
+        where, values = ["account_id = ?"], list[Any]([account])
+        for condition, value in (("id = ?", only), ("id != ?", keep),
+                                 ("last_seen < ?", idle_since)):
+            if value is not None:
+                where.append(condition)
+                values.append(value)
+        with self._lock:
+            cursor = self._connection.execute(
+                f"DELETE FROM sessions WHERE {' AND '.join(where)}", values)
+        return cursor.rowcount
+
     def close(self) -> None:
         """Close the file (later calls fail)."""
         with self._lock:
             self._connection.close()
+
+
+def _account(row: tuple[Any, ...]) -> AccountRecord:
+    account_id, username, created, password_hash, rating, deviation, volatility = row
+    return AccountRecord(id=account_id, username=username, created=created,
+                         password_hash=password_hash,
+                         rating=Rating(rating, deviation, volatility))
+
+
+def _session(row: tuple[Any, ...]) -> SessionRecord:
+    session_id, account_id, created, last_seen, user_agent, address = row
+    return SessionRecord(id=session_id, account_id=account_id, created=created,
+                         last_seen=last_seen, user_agent=user_agent, address=address)
 
 
 def _color_name(color: Color | None) -> str | None:
