@@ -47,6 +47,21 @@ def positions(draw: st.DrawFn, max_pieces: int = 24) -> Position:
     return Position(black, white, kings, draw(st.sampled_from(Color)))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_installed_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user's data folder is an empty one of the run's (XDG_DATA_HOME, Linux's).
+
+    Every engine plays with the tables installed there by default: a test must
+    not find the machine's, nor its games or books. Tests that want installed
+    tables put them in ``data_home / "doublecorner" / "egtb"``; subprocesses
+    inherit the variable.
+    """
+    data_home = tmp_path_factory.mktemp("data-home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(data_home))
+        yield data_home
+
+
 @pytest.fixture(scope="session")
 def egtb4_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Endgame tables of up to 4 pieces, built once for the whole run (seconds)."""

@@ -12,9 +12,11 @@ plays by the distance to the next man move or capture instead
 (:mod:`doublecorner.egtb.dtz`), which restarts the count as well.
 
 A compiled search probes with :func:`doublecorner.kernel.egtb_index.egtb_value`
-and the two arrays of :meth:`Tables.arrays`, loaded once and passed down as
+and the two arrays of :meth:`Tables.arrays`, made once and passed down as
 arguments (numba freezes global arrays into the compiled code, and a table
-loaded after compiling would not be seen).
+loaded after compiling would not be seen). Tables from :func:`open_tables`
+fill those same arrays a slice at a time, as searches come near it
+(:meth:`Tables.load_reachable`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,10 @@ if TYPE_CHECKING:
 # The most pieces of the tables that are loaded for play and analysis (with
 # load_tables(lazy_dtc=True)); missing slices are simply not probed.
 LOADED_PIECES = 6
+# Tables from open_tables read a slice once a search's root is at most this many
+# captures away from it: a search of a few dozen plies rarely takes more pieces,
+# and a middlegame search reads nothing (the 6-piece values take 4 s and 0.8 GB).
+CAPTURES_AHEAD = 4
 
 
 class Value(enum.IntEnum):
@@ -72,11 +78,16 @@ class Probe:
         """Whether a won position stays won under the 40-move rule with ``best_moves``.
 
         False for a draw or a loss, and for a win the count would draw first.
+        The move that restarts the count (or ends the game) is the
+        ``distance``-th from here, so the count reaches ``halfmove_clock +
+        distance - 1`` before it: at most 79, which neither is a draw on the
+        board (80) nor lets the loser claim one with its next move (its last
+        turn before that move sees at most 78).
         """
         if self.value != Value.WIN:
             return False
         distance = self.dtc if self.dtz is None else self.dtz
-        return halfmove_clock + distance < FORTY_MOVE_PLIES
+        return halfmove_clock + distance <= FORTY_MOVE_PLIES
 
 
 def _black_to_move(black: int, white: int, kings: int, turn: int) -> tuple[int, int, int]:
@@ -108,22 +119,56 @@ class Tables:
         self._dtz: DtzProber | None = None  # made on first use
         # Where the DTC of slices put without it is read on first use (load_tables(lazy_dtc=)).
         self.dtc_directory: Path | None = None
+        # Where slices not loaded yet are read from as searches come near them
+        # (open_tables); None: the tables hold all they will.
+        self.slice_directory: Path | None = None
+        self._absent: set[Material] = set()  # looked for in slice_directory: not there
+        self._load_lock = threading.Lock()
 
     def put(self, data: SliceData) -> None:
         """Add (or replace) one slice; one without its DTC reads it from ``dtc_directory``."""
         start = self._starts[data.material]
+        replaced = data.material in self._present
         self._packed[start // 4:start // 4 + data.packed.shape[0]] = data.packed
         self._present.add(data.material)
         if data.dtc is not None:
             self._dtc[data.material] = data.dtc
         else:
             self._dtc.pop(data.material, None)
+        # The offset last: a search in another thread sees no slice or all of it.
         self._offsets[data.material.code] = start
-        self._dtz = None  # its solved blocks may rest on the slice replaced
+        if replaced:
+            self._dtz = None  # its solved blocks may rest on the slice replaced
 
     def has(self, material: Material) -> bool:
         """Whether the slice of ``material`` is loaded."""
         return material in self._present
+
+    def load_reachable(self, position: Position) -> None:
+        """Read the values of the slices a search from ``position`` may reach.
+
+        Only tables from :func:`open_tables` read anything (others hold all
+        they will): each slice of :func:`reachable_materials` that is on disk
+        and not loaded yet. A slice read stays; one missing is not looked for
+        again. Engines sharing the tables read each slice once.
+
+        :raises TableError: a slice's file is damaged or is no regular file.
+        """
+        directory = self.slice_directory
+        if directory is None:
+            return
+        wanted = [material for material in reachable_materials(position, self.max_pieces)
+                  if material not in self._present and material not in self._absent]
+        if not wanted:
+            return
+        with self._load_lock:
+            for material in wanted:
+                if material in self._present or material in self._absent:
+                    continue  # another engine's search read it meanwhile
+                if not slice_path(directory, material).exists():
+                    self._absent.add(material)
+                    continue
+                self.put(read_slice(directory, material, with_dtc=False))
 
     def dtc_array(self, material: Material) -> np.ndarray:
         """The DTC of every position of a loaded slice, in index order.
@@ -228,7 +273,7 @@ class Tables:
         """
         value = self.value(position)
         dtc = self.dtc(position)
-        if value == Value.WIN and halfmove_clock + dtc >= FORTY_MOVE_PLIES:
+        if value == Value.WIN and halfmove_clock + dtc > FORTY_MOVE_PLIES:
             return self._probe_by_dtz(position, dtc)
         rows = self.move_values(position)
         if value == Value.WIN:
@@ -270,6 +315,34 @@ def _children(position: Position) -> list[tuple[Move, Position]]:
                                                            position.kings, int(turn)).tolist()]
 
 
+def reachable_materials(position: Position, max_pieces: int) -> list[Material]:
+    """The slices of up to ``max_pieces`` that a search from ``position`` may reach.
+
+    Those whose material captures and crownings can make of the position's,
+    at most :data:`CAPTURES_AHEAD` captures away, with either side to move (a
+    slice holds Black to move: White to move is its mirror's).
+
+    >>> [m.name for m in reachable_materials(Position.from_fen("B:WK10:B5,6"), 3)]
+    ['1001', '0110', '0101', '0120', '0111', '0102', '2001', '1101', '0201']
+    """
+    start = Material.of(position.black, position.white, position.kings)
+    nearest = start.pieces - CAPTURES_AHEAD
+    return [material for material in materials(max_pieces)
+            if material.pieces >= nearest
+            and (_can_become(start, material) or _can_become(start, material.mirror()))]
+
+
+def _can_become(start: Material, later: Material) -> bool:
+    """Whether a game can lead from ``start`` to ``later`` (colours as they are).
+
+    Pieces are only taken, and men only crowned: neither side gains men or pieces.
+    """
+    return (later.black_men <= start.black_men
+            and later.black_men + later.black_kings <= start.black_men + start.black_kings
+            and later.white_men <= start.white_men
+            and later.white_men + later.white_kings <= start.white_men + start.white_kings)
+
+
 def _restarts_count(before: Position, move: Move) -> bool:
     """Whether ``move`` restarts the 40-move count: a capture, or a man's move.
 
@@ -297,4 +370,18 @@ def load_tables(directory: Path, *, max_pieces: int, lazy_dtc: bool = False) -> 
         except TableError:
             if slice_path(directory, material).exists():
                 raise
+    return tables
+
+
+def open_tables(directory: Path, *, max_pieces: int) -> Tables:
+    """The tables of up to ``max_pieces`` in ``directory``, each slice read when first near.
+
+    Nothing is read here. :meth:`Tables.load_reachable`, which the engine
+    calls before each search, reads the values of the slices the search may
+    reach; a slice's DTC is read when first asked for. So a program that never
+    reaches an ending reads no table, and one that does reads only the slices
+    it comes near.
+    """
+    tables = Tables(max_pieces)
+    tables.slice_directory = tables.dtc_directory = directory
     return tables

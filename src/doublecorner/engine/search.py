@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from doublecorner.egtb.probe import Tables, Value
+from doublecorner.egtb.choice import INSTALLED_TABLES, TableChoice, resolve_tables
+from doublecorner.egtb.probe import Value
 from doublecorner.engine.limit import MAX_DEPTH, Limit
 from doublecorner.engine.network import Network, load_network
 from doublecorner.engine.score import Score
@@ -126,16 +127,25 @@ class Engine:
     (:meth:`~doublecorner.book.Book.choose`) with a generator seeded by
     ``book_seed`` (None: unseeded), without searching.
 
-    :raises EngineError: an unknown evaluation, or a network file that cannot be read.
+    ``tables`` are the endgame tables it plays with (see
+    :mod:`doublecorner.egtb.choice`): by default those installed in the
+    default folder by ``doublecorner egtb build``, if any; a folder, a
+    :class:`~doublecorner.egtb.Tables`, or ``None`` for none. A position they
+    hold is answered from them at the root, and the search scores the
+    positions it reaches after a capture or a man move from them. Before each
+    search the slices the search may reach are read, if they were not yet.
 
-    >>> engine = Engine(hash_mb=4)
+    :raises EngineError: an unknown evaluation, or a network file that cannot be read.
+    :raises TableError: a folder named as ``tables`` holds no table.
+
+    >>> engine = Engine(hash_mb=4, tables=None)  # the search alone, whatever is installed
     >>> result = engine.search(Position.from_fen("W:W18:B14"), Limit(depth=4))
     >>> str(result.move), str(result.score)
     ('18x9', 'win in 1')
     """
 
     def __init__(self, *, hash_mb: int = 64, weights: Weights | None = None,
-                 tables: Tables | None = None, evaluation: str = DEFAULT_EVALUATION,
+                 tables: TableChoice = INSTALLED_TABLES, evaluation: str = DEFAULT_EVALUATION,
                  network: str | Path | Network | None = None, book: Book | None = None,
                  book_seed: int | None = None) -> None:
         if evaluation not in EVALUATIONS:
@@ -151,11 +161,11 @@ class Engine:
         self._accumulators = np.zeros((MAX_PLY + 1, 2, HIDDEN), np.float32)
         self._network_scratch = np.zeros(SCRATCH, np.float32)
         self.weights = weights or Weights.default()
-        self.tables = tables
+        self.tables = resolve_tables(tables)
         self.book = book
         self._book_seed = book_seed
         self._book_random = random.Random(book_seed)
-        self._table_arrays = tables.arrays() if tables is not None else (
+        self._table_arrays = self.tables.arrays() if self.tables is not None else (
             np.full(1, -1, np.int64), np.zeros(1, np.uint8))
         self._weights = self.weights.as_array()
         self._table = TranspositionTable(hash_mb)
@@ -244,6 +254,11 @@ class Engine:
                 halfmove_clock: int, on_info: InfoCallback | None,
                 stop: threading.Event | None, use_book: bool) -> SearchResult:
         ensure_engine_compiled()
+        if self.tables is not None:
+            # Before the clock starts: a slice is read once per process, and the
+            # first search near the 6-piece ones would otherwise spend seconds of a
+            # 0.1 s move reading them.
+            self.tables.load_reachable(position)
         started = time.monotonic()
         black, white, kings, turn = (position.black, position.white, position.kings,
                                      int(position.turn))
@@ -387,11 +402,14 @@ class Engine:
 
     def _table_answer(self, position: Position, halfmove_clock: int,
                       started: float) -> SearchResult | None:
-        """The tables' move at the root, where they hold the position and can be trusted.
+        """The tables' move at the root, where they hold the position and its moves.
 
-        A won position is answered from the tables only if the tables' moves
-        win before the 40-move count runs out (its distance to conversion, or
-        else to the next man move or capture, fits); otherwise it is searched.
+        A win the 40-move count would draw with best defence (its distance to
+        conversion, and to the next man move or capture, are too long for what
+        the count leaves) is scored a draw, and still played by the tables'
+        moves: they keep the win and restart the count soonest, should the
+        defence falter. A search would find every move drawn by the count and
+        could pick one that throws the win away, or loses.
         """
         tables = self.tables
         pieces = (position.black | position.white).bit_count()
@@ -401,11 +419,12 @@ class Engine:
             probe = tables.probe(position, halfmove_clock)
         except TableError:  # a child's slice is missing
             return None
-        if probe.value == Value.WIN and not probe.wins_within_the_rule(halfmove_clock):
-            return None
         if not probe.best_moves:
             return None
-        score = Score({Value.WIN: TABLE_WIN, Value.LOSS: -TABLE_WIN, Value.DRAW: 0}[probe.value])
+        value = probe.value
+        if value == Value.WIN and not probe.wins_within_the_rule(halfmove_clock):
+            value = Value.DRAW
+        score = Score({Value.WIN: TABLE_WIN, Value.LOSS: -TABLE_WIN, Value.DRAW: 0}[value])
         move = probe.best_moves[0]
         return SearchResult(move, score, 0, 0, 0, time.monotonic() - started, (move,), 1)
 
@@ -439,6 +458,6 @@ def _touch_engine_functions() -> None:
                       np.zeros((1, 2, HIDDEN), np.float32), np.zeros(SCRATCH, np.float32))
     # One shallow iteration compiles search_window with the engine's own arrays (the
     # evaluation is chosen at run time, so either engine compiles both).
-    engine = Engine(hash_mb=1, evaluation="linear")
+    engine = Engine(hash_mb=1, evaluation="linear", tables=None)
     engine._iterate(black, white, 0, 0, zobrist_key(black, white, 0, 0), 0,
                     np.zeros(0, np.int64), 2, 0)
