@@ -4,7 +4,7 @@ Usage::
 
     python bench/db.py                       # 10,000 random games (about a minute)
     python bench/db.py --games 100000        # and 1000000: the sizes of issue 17
-    python bench/db.py --shards data/gen1    # games rebuilt from self-play shards
+    python bench/db.py --records data/gen1   # the games of self-play records
     python bench/db.py --json                # one JSON document on stdout instead
 
 The corpus is one PDN file. Random games start from the ACF three-move
@@ -12,10 +12,9 @@ ballots (game ``g`` from ballot ``g mod 156``) and go on with uniformly random
 legal moves (seeded) until the rules end them or 150 plies; players, events
 and dates are drawn so that searches have something to find. It is cached in
 ``bench/.cache/``, so a second run times the import alone. Games from
-self-play shards (``doublecorner train selfplay``) are rebuilt from their
-positions: each game starts at its first searched position (a set-up position:
-the shards do not keep the opening plies) and each move is the legal move
-that leads to the next row; the result is the shard's.
+self-play records (``doublecorner train selfplay``) are written as they were
+played: from the position after the ballot and random plies (a set-up
+position), with the record's moves and result.
 
 Measured, on a fresh database in a temporary folder:
 
@@ -45,7 +44,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from doublecorner import Board, Color, Move, Position
+from doublecorner import Board, Move
 from doublecorner.db import GameDatabase, GameDatabaseError, ImportProgress
 from doublecorner.db.records import IndexingBuilder
 from doublecorner.match import three_move_deck
@@ -151,54 +150,23 @@ def random_corpus(games: int) -> Path:
     return path
 
 
-def shard_corpus(directory: Path, games: int | None) -> Path:
-    """Games rebuilt from self-play shards (numpy needed: the training extra)."""
-    import numpy as np
+def records_corpus(directory: Path, games: int | None) -> Path:
+    """The games of the self-play records in ``directory``, as one PDN file."""
+    from doublecorner.train.records import read_records, records_paths
 
-    from doublecorner.train.selfplay import read_shards
-
-    columns = read_shards(directory)
-    # A game's rows in the order of its plies (shards written by the batch example
-    # interleave the games step by step).
-    order = np.lexsort((columns["ply"], columns["game"]))
-    columns = {name: values[order] for name, values in columns.items()}
-    numbers = columns["game"]
     path = Path(tempfile.mkdtemp(prefix="db-bench-")) / "selfplay.pdn"
     rng = random.Random(SEED)
     written = 0
     with path.open("w", encoding="utf-8") as out:
-        start = 0
-        while start < len(numbers) and (games is None or written < games):
-            end = start
-            while end < len(numbers) and numbers[end] == numbers[start]:
-                end += 1
-            positions = [Position(int(columns["black"][row]), int(columns["white"][row]),
-                                  int(columns["kings"][row]), Color(int(columns["turn"][row])))
-                         for row in range(start, end)]
-            moves = _moves_between(positions)
-            result = RESULTS[int(columns["result"][start])]
-            out.write(game_text(int(numbers[start]), rng, moves, result,
-                                fen=positions[0].fen()))
-            written += 1
-            start = end
-    progress(f"corpus: {written:,} games rebuilt from the shards in {directory}")
+        for records in records_paths(directory):
+            for record in read_records(records):
+                if games is not None and written >= games:
+                    break
+                out.write(game_text(record.number, rng, list(record.moves),
+                                    RESULTS[record.result], fen=record.start.fen()))
+                written += 1
+    progress(f"corpus: {written:,} games of the self-play records in {directory}")
     return path
-
-
-def _moves_between(positions: list[Position]) -> list[Move]:
-    """The legal moves that lead from each position to the next (stops where none does)."""
-    board = Board.from_position(positions[0])
-    moves = []
-    for target in positions[1:]:
-        for move in board.legal_moves:
-            board.push(move)
-            if board.position() == target:
-                moves.append(move)
-                break
-            board.pop()
-        else:
-            break
-    return moves
 
 
 # -- the measurements -------------------------------------------------------------
@@ -305,22 +273,22 @@ def print_report(report: Report) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=None,
-                        help=f"games in the corpus (default {DEFAULT_GAMES:,}; with --shards "
-                             "all the shards hold)")
-    parser.add_argument("--shards", type=Path, metavar="DIR",
-                        help="rebuild the games from the self-play shards in DIR")
+                        help=f"games in the corpus (default {DEFAULT_GAMES:,}; with --records "
+                             "all the records hold)")
+    parser.add_argument("--records", type=Path, metavar="DIR",
+                        help="the games of the self-play records in DIR")
     parser.add_argument("--queries", type=int, default=DEFAULT_QUERIES,
                         help=f"positions explored (default {DEFAULT_QUERIES:,})")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     arguments = parser.parse_args()
-    if arguments.shards is not None:
-        path = shard_corpus(arguments.shards, arguments.games)
-        source = f"self-play shards in {arguments.shards}"
+    if arguments.records is not None:
+        path = records_corpus(arguments.records, arguments.games)
+        source = f"self-play records in {arguments.records}"
     else:
         path = random_corpus(arguments.games or DEFAULT_GAMES)
         source = "random games from the three-move ballots"
     report = measure(path, source, arguments.queries)
-    if arguments.shards is not None:
+    if arguments.records is not None:
         path.unlink()
         path.parent.rmdir()
     if arguments.json:

@@ -1,18 +1,18 @@
-"""Self-play data from a BatchedGame: a shard of positions with their games' results.
+"""Self-play data from a BatchedGame: a records file of games, for the training pipeline.
 
 Thousands of games are played at once from the ACF deck's openings, each side
 choosing uniformly among its legal actions (``BatchedGame.random_actions``;
-put a policy there to play better games). Every position where a move
-starts is kept with the game's result, in the columns of ``doublecorner train
-selfplay``'s shards (``doublecorner.train.selfplay.COLUMNS``), with no search
-score (0) and no table value (``UNKNOWN``): labels by result only, for a value
-network or for checking a data pipeline at speed. Finished games are counted
-and written as one ``shard-00000.npz``.
+put a policy there to play better games). Each finished game becomes a record
+in the format of ``doublecorner train selfplay`` (:mod:`doublecorner.train.records`):
+its start after the opening, its moves, its result, and no search score (0
+before every move): labels by result only, for a value network or for checking
+a data pipeline at speed. The games are written as one ``games-00000.txt.xz``,
+which ``doublecorner train fit`` and ``train export`` read like any other.
 
 Run from the repository::
 
     python examples/batch_selfplay.py                       # 10,000 games, a few seconds
-    python examples/batch_selfplay.py --games 100000 --batch 4096 --out /tmp/shards
+    python examples/batch_selfplay.py --games 100000 --batch 4096 --out /tmp/records
 """
 
 from __future__ import annotations
@@ -24,47 +24,33 @@ from pathlib import Path
 
 import numpy as np
 
+from doublecorner import Move
 from doublecorner.envs import BatchedGame
-from doublecorner.train.selfplay import COLUMNS, SHARD_PATTERN, UNKNOWN
+from doublecorner.kernel import decode_path
+from doublecorner.train.records import GameRecord, records_path, write_records
 
-OPENING_PLIES = 3  # a deck opening is three moves from the start position
 
-
-def play(games: int, batch_size: int, seed: int) -> dict[str, np.ndarray]:
-    """Play until ``games`` games have finished; the columns of their positions."""
+def play(games: int, batch_size: int, seed: int) -> list[GameRecord]:
+    """Play until ``games`` games have finished; their records, in the order they ended."""
     batch = BatchedGame(batch_size, start="deck", seed=seed)
-    number = np.arange(batch_size)  # the game each slot is playing
-    ply = np.full(batch_size, OPENING_PLIES, dtype=np.int64)
+    starts = [batch.position(slot) for slot in range(batch_size)]
+    moves: list[list[Move]] = [[] for _ in range(batch_size)]
+    number = list(range(batch_size))  # the game each slot is playing
     next_number = batch_size
-    chunks: list[dict[str, np.ndarray]] = []
-    results = np.zeros(games + 2 * batch_size, dtype=np.int8)
-    finished = 0
-    while finished < games:
-        starting = np.flatnonzero(~batch.is_jumping)  # a move starts here: keep the position
-        positions = batch.positions[starting]
-        chunks.append({"black": positions[:, 0], "white": positions[:, 1],
-                       "kings": positions[:, 2], "turn": positions[:, 3],
-                       "clock": batch.halfmove_clocks[starting].copy(),
-                       "ply": ply[starting].copy(), "game": number[starting].copy()})
+    finished: list[GameRecord] = []
+    while len(finished) < games:
         _, _, rewards, terminated, truncated = batch.step(batch.random_actions())
-        ply[batch.last_moves >= 0] += 1
+        keys = batch.last_moves  # a move completed (not a hop of a multi-jump in progress)
+        for slot in np.flatnonzero(keys >= 0).tolist():
+            moves[slot].append(Move(*decode_path(int(keys[slot]))))
         for slot in np.flatnonzero(terminated | truncated).tolist():
-            results[number[slot]] = int(rewards[slot, 0])  # Black's result
-            finished += 1
-            number[slot], ply[slot] = next_number, OPENING_PLIES  # a new game in the slot
-            next_number += 1
-    rows = {name: np.concatenate([chunk[name] for chunk in chunks]) for name in chunks[0]}
-    # Keep the games that finished: the slots' last games are cut off.
-    unfinished = np.zeros(next_number, dtype=bool)
-    unfinished[number] = True
-    keep = ~unfinished[rows["game"]]
-    columns = {name: np.empty(int(keep.sum()), kind) for name, kind in COLUMNS.items()}
-    for name, values in rows.items():
-        columns[name][:] = values[keep]
-    columns["result"][:] = results[rows["game"][keep]]
-    columns["score"][:] = 0
-    columns["table"][:] = UNKNOWN
-    return columns
+            played = tuple(moves[slot])
+            finished.append(GameRecord(number[slot], starts[slot], played, (0,) * len(played),
+                                       int(rewards[slot, 0])))  # Black's result
+            # The batch has already set the slot's next game up (autoreset="same-step").
+            starts[slot], moves[slot] = batch.position(slot), []
+            number[slot], next_number = next_number, next_number + 1
+    return finished[:games]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -75,16 +61,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("selfplay-batch"))
     arguments = parser.parse_args(argv)
     start = time.perf_counter()
-    columns = play(arguments.games, arguments.batch, arguments.seed)
+    records = play(arguments.games, arguments.batch, arguments.seed)
     elapsed = time.perf_counter() - start
     arguments.out.mkdir(parents=True, exist_ok=True)
-    path = arguments.out / SHARD_PATTERN.format(0)
-    np.savez_compressed(path, **columns)
-    games = len(np.unique(columns["game"]))
-    wins = np.bincount(columns["result"][np.unique(columns["game"], return_index=True)[1]] + 1,
-                       minlength=3)
-    print(f"{games:,} games, {len(columns['game']):,} positions in {elapsed:.1f} s "
-          f"(Black won {wins[2]:,}, drew {wins[1]:,}, lost {wins[0]:,}); wrote {path}")
+    path = records_path(arguments.out, 0)
+    write_records(path, records, config={"evaluation": "random", "nodes": 0,
+                                         "seed": arguments.seed})
+    results = [record.result for record in records]
+    moves = sum(len(record.moves) for record in records)
+    print(f"{len(records):,} games, {moves:,} moves in {elapsed:.1f} s (Black won "
+          f"{results.count(1):,}, drew {results.count(0):,}, lost {results.count(-1):,}); "
+          f"wrote {path} ({path.stat().st_size:,} bytes)")
     return 0
 
 

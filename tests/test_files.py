@@ -39,9 +39,9 @@ from doublecorner.errors import (
 from doublecorner.files import atomic_write, atomic_writer, read_bounded
 from doublecorner.match.ballots import three_move_deck
 from doublecorner.match.journal import read_journal
-from doublecorner.train.export import shard_games
 from doublecorner.train.pipeline import portable_record
-from doublecorner.train.selfplay import read_shards
+from doublecorner.train.positions import read_positions
+from doublecorner.train.records import read_records
 from tests.test_book import GAMES
 from tests.test_protocol import Lines
 
@@ -225,12 +225,12 @@ def test_an_oversized_table_file_is_damage_to_rebuild(tmp_path: Path) -> None:
 
 
 @needs_fifo
-def test_a_fifo_named_as_a_shard_is_refused_not_waited_on(tmp_path: Path) -> None:
-    os.mkfifo(tmp_path / "shard-00000.npz")
-    with pytest.raises(EngineError, match=r"shard-00000.npz.*FIFO"):
-        read_shards(tmp_path)
+def test_a_fifo_named_as_self_play_records_is_refused_not_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "games-00000.txt.xz")
+    with pytest.raises(EngineError, match=r"games-00000.txt.xz.*FIFO"):
+        read_positions(tmp_path)
     with pytest.raises(EngineError, match="FIFO"):
-        list(shard_games(tmp_path / "shard-00000.npz"))
+        list(read_records(tmp_path / "games-00000.txt.xz"))
 
 
 @needs_fifo

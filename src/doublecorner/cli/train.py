@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from doublecorner.cli.common import (
-    EXIT_FAILURE,
     EXIT_OK,
     LOCAL_RAY,
     ProgressBar,
@@ -21,36 +20,32 @@ from doublecorner.cli.common import (
     ray_address,
     whole_number,
 )
-from doublecorner.cli.streams import (
-    check_directory_option,
-    check_output_file,
-    check_regular_output,
-)
+from doublecorner.cli.streams import check_directory_option, check_regular_output
+from doublecorner.errors import quoted
 
 if TYPE_CHECKING:
     from doublecorner.train.fit import EpochReport
-
-FAULTS_SHOWN = 10  # faulty games an export names on stderr; its summary counts them all
-
 
 def add_parsers(commands: Any) -> None:
     """Register ``train selfplay``, ``train fit``, ``train info`` and ``train export``."""
     train = commands.add_parser(
         "train", help="train the neural evaluation: self-play, fit, info, export",
         description="The pipeline that made the shipped network: play games with the engine, "
-                    "fit the network to their positions, and export the weights file. "
-                    "Generation k+1 fits the games played by generation k.")
+                    "kept as compact records (games-*.txt.xz), fit the network to their "
+                    "positions, and export the weights file. Generation k+1 fits the games "
+                    "played by generation k (and the earlier ones).")
     actions = train.add_subparsers(dest="train_command", metavar="ACTION", required=True)
 
     selfplay = actions.add_parser(
-        "selfplay", help="play games from the deck's openings and keep every searched position",
-        description="Shards of games are written to OUT as they finish; a run resumes an "
-                    "interrupted one (shards on disk are skipped).")
+        "selfplay", help="play games from the deck's openings and keep them as records",
+        description="Records files of games (games-KKKKK.txt.xz: each game's start, moves, "
+                    "search scores and result) are written to OUT as they finish; a run "
+                    "resumes an interrupted one (files on disk are skipped).")
     selfplay.add_argument("--out", type=Path, required=True, metavar="DIR",
-                          help="folder of the shards (made if it is not there; the folder "
-                               "it goes in must exist)")
+                          help="folder of the records files (made if it is not there; the "
+                               "folder it goes in must exist)")
     selfplay.add_argument("--games", type=positive_int, required=True, metavar="N",
-                          help="games in all (rounded up to whole shards)")
+                          help="games in all (rounded up to whole records files)")
     selfplay.add_argument("--nodes", type=positive_int, default=10_000, metavar="N",
                           help="nodes searched per move (default: 10000)")
     add_evaluation_options(selfplay)
@@ -59,27 +54,31 @@ def add_parsers(commands: Any) -> None:
                           default=4, metavar="K",
                           help="up to K random plies after the ballot, seeded per game "
                                "(default: 4)")
-    selfplay.add_argument("--games-per-shard", type=positive_int, default=100, metavar="N")
+    selfplay.add_argument("--games-per-shard", type=positive_int, default=100, metavar="N",
+                          help="games a records file holds (default: 100)")
     selfplay.add_argument("--first-game", type=whole_number(0, 10**9, "expected a game number "
                                                             "from 0 to 10**9, not {value}"),
                           default=0, metavar="G",
                           help="number the folder's games from G (its openings and random "
                                "plies follow the number; default: 0) so that a new "
                                "generation starts from other positions than the last")
-    _add_tables_option(selfplay, "endgame tables (up to 5 pieces) to play and label with")
+    _add_tables_option(selfplay, "endgame tables (up to 5 pieces) to play with")
     selfplay.add_argument("--jobs", type=positive_int, default=1, metavar="K",
                           help="processes playing side by side (default: 1)")
     selfplay.add_argument("--ray", nargs="?", const=LOCAL_RAY, default=None, metavar="ADDRESS",
-                          help="play the shards as Ray tasks (OUT must be a folder every "
-                               "node shares)")
+                          help="play the records files as Ray tasks (OUT must be a folder "
+                               "every node shares)")
     selfplay.set_defaults(run=_selfplay)
 
     fit = actions.add_parser(
-        "fit", help="fit the network to self-play shards and write a weights file",
-        description="Quiet positions are kept; the target blends the game's result and the "
-                    "search's score (the tables' value where known). Seeded; a share of the "
-                    "games is held out for validation; the best epoch is exported.")
-    fit.add_argument("data", type=Path, nargs="+", metavar="DIR", help="folders of shards")
+        "fit", help="fit the network to self-play records and write a weights file",
+        description="The positions are rebuilt from the records; quiet ones are kept. The "
+                    "target blends the game's result and the search's score, or is the "
+                    "tables' value where --egtb's tables hold the position (without --egtb "
+                    "no position has a table label). Seeded; a share of the games is held "
+                    "out for validation; the best epoch is exported.")
+    fit.add_argument("data", type=Path, nargs="+", metavar="DATA",
+                     help="folders of records files (games-*.txt.xz), or records files")
     fit.add_argument("--out", type=Path, required=True, metavar="FILE",
                      help="the weights file to write")
     fit.add_argument("--start", metavar="FILE",
@@ -99,7 +98,8 @@ def add_parsers(commands: Any) -> None:
                      help="lower a won table position's target by S per ply of its distance "
                           "to conversion (up to 50 plies), raise a lost one's alike "
                           "(default: 0); needs --egtb")
-    _add_tables_option(fit, "the endgame tables that give the distances")
+    _add_tables_option(fit, "the endgame tables (up to 6 pieces, as many as DIR holds) that "
+                            "label the positions they hold and give the distances")
     fit.set_defaults(run=_fit)
 
     info = actions.add_parser("info", help="print a weights file's provenance as JSON")
@@ -112,11 +112,11 @@ def add_parsers(commands: Any) -> None:
 
     export = actions.add_parser(
         "export", help="write self-play games as PDN, for 'db import' and opening books",
-        description="Each game's moves are rebuilt from its positions; it starts from the "
-                    "position after its ballot and random plies (a FEN tag) and its last "
-                    "move, not stored, is left out. A game whose positions stop chaining is "
-                    "written up to the gap and counted as faulty (exit status 1).")
-    export.add_argument("data", type=Path, nargs="+", metavar="DIR", help="folders of shards")
+        description="Each game is written from its start after the ballot and random plies "
+                    "(a FEN tag), with every move and the result of its record; both "
+                    "players are named by the records file's configuration.")
+    export.add_argument("data", type=Path, nargs="+", metavar="DATA",
+                        help="folders of records files (games-*.txt.xz), or records files")
     export.add_argument("--pdn", type=Path, required=True, metavar="FILE",
                         help="the PDN file to write")
     export.add_argument("--limit", type=positive_int, metavar="N",
@@ -171,7 +171,7 @@ def _selfplay(arguments: argparse.Namespace) -> int:
     if arguments.evaluation == "nn":
         from doublecorner.engine.network import load_network
 
-        # A bad file fails here, not in a worker; its generation is recorded in the shards.
+        # A bad file fails here, not in a worker; its generation is recorded in the records.
         generation = int(load_network(arguments.network).provenance.get("generation", 0))
         if arguments.network is not None:
             network = str(Path(arguments.network).resolve())
@@ -183,17 +183,17 @@ def _selfplay(arguments: argparse.Namespace) -> int:
                             games_per_shard=arguments.games_per_shard,
                             first_game=arguments.first_game)
     bar = ProgressBar("selfplay")
-    shards = -(-arguments.games // config.games_per_shard)
-    counts = {"positions": 0, "black": 0, "draws": 0, "white": 0, "shards": 0}
-    done = shards - len(_missing(arguments.out, arguments.games, config.games_per_shard))
+    files = -(-arguments.games // config.games_per_shard)
+    counts = {"positions": 0, "black": 0, "draws": 0, "white": 0, "files": 0}
+    done = files - len(_missing(arguments.out, arguments.games, config.games_per_shard))
 
     def on_shard(report: Any) -> None:
-        counts["shards"] += 1
+        counts["files"] += 1
         counts["positions"] += report.positions
         counts["black"] += report.black_wins
         counts["draws"] += report.draws
         counts["white"] += report.white_wins
-        bar(done + counts["shards"], shards, f"{counts['positions']:,} positions")
+        bar(done + counts["files"], files, f"{counts['positions']:,} positions")
 
     started = time.monotonic()
     try:
@@ -201,9 +201,10 @@ def _selfplay(arguments: argparse.Namespace) -> int:
                      use_ray=arguments.ray is not None, ray_address=address, on_shard=on_shard)
     finally:
         bar.close()
-    print(f"{counts['shards']} shards played ({done} already there): {counts['positions']:,} "
-          f"positions; Black won {counts['black']}, drawn {counts['draws']}, White won "
-          f"{counts['white']} ({time.monotonic() - started:.0f} s) in {arguments.out}")
+    print(f"{counts['files']} records files played ({done} already there): "
+          f"{counts['positions']:,} positions; Black won {counts['black']}, drawn "
+          f"{counts['draws']}, White won {counts['white']} ({time.monotonic() - started:.0f} s) "
+          f"in {arguments.out}")
     return EXIT_OK
 
 
@@ -216,9 +217,7 @@ def _missing(directory: Path, games: int, per_shard: int) -> list[int]:
 def _fit(arguments: argparse.Namespace) -> int:
     from doublecorner.train.pipeline import FitRequest, fit_network
 
-    for directory in arguments.data:
-        if not directory.is_dir():
-            raise UsageError(f"{directory}: no such folder of shards")
+    _check_data(arguments.data)
     # A folder, '', a missing folder, a device: before the fit, not after it.
     check_regular_output(arguments.out, "--out")
     egtb_dir = _tables_folder(arguments.egtb)
@@ -231,6 +230,12 @@ def _fit(arguments: argparse.Namespace) -> int:
                          seed=arguments.seed, distance_step=arguments.distance_step,
                          egtb_dir=egtb_dir)
     bar = ProgressBar("fit")
+    reading = ProgressBar("read")
+
+    def on_read(done: int, total: int) -> None:
+        reading(done, total, "files")
+        if done == total:
+            reading.close()
 
     def on_batch(done: int, total: int) -> None:
         bar(done, total, "batches")
@@ -241,7 +246,7 @@ def _fit(arguments: argparse.Namespace) -> int:
         bar.started = time.monotonic()
         print(epoch_line(report), file=sys.stderr, flush=True)
 
-    network = fit_network(request, on_epoch=on_epoch, on_batch=on_batch,
+    network = fit_network(request, on_epoch=on_epoch, on_batch=on_batch, on_read=on_read,
                           on_note=lambda text: print(text, file=sys.stderr, flush=True))
     print(json.dumps(network.provenance, indent=1, sort_keys=True))
     print(f"wrote {arguments.out}")
@@ -285,46 +290,48 @@ def _info(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _export(arguments: argparse.Namespace) -> int:
-    from doublecorner.train.export import SelfPlayGame, export_pdn
-    from doublecorner.train.selfplay import shard_paths
+def _check_data(sources: list[Path]) -> None:
+    """Each DATA names a folder or a file (what is in them is the library's to judge)."""
+    for source in sources:
+        if not source.exists():
+            raise UsageError(f"{quoted(str(source))}: no such folder or records file")
 
-    paths = []
-    for directory in arguments.data:
-        if not directory.is_dir():
-            raise UsageError(f"{directory}: no such folder of shards")
-        found = shard_paths(directory)
-        if not found:
-            raise UsageError(f"{directory}: no self-play shards in it")
-        paths += found
-    check_output_file(arguments.pdn, "--pdn")
+
+def _export(arguments: argparse.Namespace) -> int:
+    import io
+
+    from doublecorner.files import atomic_writer
+    from doublecorner.train.export import export_pdn
+    from doublecorner.train.records import records_files
+
+    _check_data(arguments.data)
+    paths = records_files(arguments.data)
+    check_regular_output(arguments.pdn, "--pdn")
     bar = ProgressBar("export")
-    faults: list[str] = []
     games = 0
 
-    def on_game(index: int, game: SelfPlayGame) -> None:
+    def on_game(index: int, record: Any) -> None:
         nonlocal games
         games += 1
-        if game.fault is not None and len(faults) < FAULTS_SHOWN:
-            faults.append(f"{paths[index]}: game {game.number}: {game.fault}")
-        # Shards are counted whole (the one being read is not done yet), or games up to --limit.
+        # Files are counted whole (the one being read is not done yet), or games up to --limit.
         done, total = (index, len(paths)) if arguments.limit is None else (games,
                                                                           arguments.limit)
         bar(done, total, f"{games:,} game{'' if games == 1 else 's'}")
 
     started = time.monotonic()
     try:
-        with open(arguments.pdn, "w", encoding="utf-8") as stream:
-            report = export_pdn(paths, stream, limit=arguments.limit, on_game=on_game)
+        # Written whole and renamed into place: a damaged record leaves no half file.
+        with atomic_writer(arguments.pdn, what="PDN file") as raw:
+            stream = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+            try:
+                report = export_pdn(paths, stream, limit=arguments.limit, on_game=on_game)
+            finally:
+                stream.detach()  # flushed; the writer closes the file (or removes it)
         if games != arguments.limit:  # else the bar has just shown the end
             bar(1, 1, f"{games:,} game{'' if games == 1 else 's'}")
     finally:
         bar.close()
     seconds = time.monotonic() - started
-    for line in faults:
-        print(line, file=sys.stderr)
-    if report.faulty > len(faults):
-        print(f"... and {report.faulty - len(faults):,} more faulty games", file=sys.stderr)
-    print(f"{report.written:,} games written to {arguments.pdn} ({report.faulty:,} faulty); "
+    print(f"{report.games:,} games written to {arguments.pdn}; "
           f"{report.games / max(seconds, 1e-9):,.0f} games/s ({seconds:.1f} s)")
-    return EXIT_FAILURE if report.faulty else EXIT_OK
+    return EXIT_OK

@@ -1,4 +1,4 @@
-"""From self-play shards to the network's inputs and targets.
+"""From the positions of self-play records to the network's inputs and targets.
 
 Only quiet positions are kept (the side to move has no capture): the search
 calls the evaluation only there. Each position is seen from the side to move,
@@ -30,7 +30,7 @@ from doublecorner.kernel.movegen import has_captures
 from doublecorner.kernel.network import INPUTS, SCORE_SCALE, bucket_of
 from doublecorner.kernel.scores import TABLE_BOUND
 from doublecorner.position import Position
-from doublecorner.train.selfplay import UNKNOWN
+from doublecorner.train.positions import UNKNOWN
 
 if TYPE_CHECKING:
     from doublecorner.egtb import Tables
@@ -156,7 +156,7 @@ def targets(columns: dict[str, np.ndarray], *, result_weight: float,
 def table_distances(columns: dict[str, np.ndarray], tables: Tables) -> np.ndarray:
     """Each row's DTC where the tables call it won or lost (0 elsewhere).
 
-    :raises TableError: a decided row the tables do not hold (others than labelled it).
+    :raises TableError: a decided row the tables do not hold (other tables labelled it).
     """
     distances = np.zeros(len(columns["table"]), np.int64)
     for row in np.flatnonzero((columns["table"] == 1) | (columns["table"] == -1)):
@@ -169,7 +169,7 @@ def table_distances(columns: dict[str, np.ndarray], tables: Tables) -> np.ndarra
 
 def build_dataset(columns: dict[str, np.ndarray], *, result_weight: float = 0.5,
                   tables: Tables | None = None, distance_step: float = 0.0) -> Dataset:
-    """The quiet positions of self-play columns, with their targets.
+    """The quiet positions of the rebuilt columns (:mod:`.positions`), with their targets.
 
     :raises ValueError: a ``distance_step`` above 0 without the ``tables``
         that give the distances.

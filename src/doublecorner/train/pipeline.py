@@ -1,7 +1,8 @@
-"""One fit from shards to a weights file, with the provenance written into the file.
+"""One fit from self-play records to a weights file, with the provenance written into it.
 
-The provenance says what the network learnt from (folders, games, positions),
-who played those games (the evaluation and network of the self-play, hence
+The provenance says what the network learnt from (folders, the records files
+with their SHA-256, games, positions, the tables that labelled them), who
+played those games (the evaluation and network of the self-play, hence
 the generation: one more than the network that played), how the fit went
 (seed, target blend, loss per epoch) and, carried over, the record of every
 earlier generation, so a shipped file tells its whole history. Paths are
@@ -12,13 +13,12 @@ shipped file names no folder of the machine that trained it.
 from __future__ import annotations
 
 import datetime
-import json
 import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PureWindowsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,20 +26,21 @@ from doublecorner.engine.network import Network, load_network
 from doublecorner.errors import EngineError, TableError
 from doublecorner.train.dataset import DISTANCE_CAP, build_dataset, split_by_game
 from doublecorner.train.fit import EpochReport, FitConfig, fit
-from doublecorner.train.selfplay import (
-    COLUMNS,
-    TABLE_PIECES,
-    open_shard,
-    read_shards,
-    shard_paths,
-)
+from doublecorner.train.positions import COLUMNS, UNKNOWN, read_positions
+from doublecorner.train.records import configs_of, records_digest, records_files
+
+if TYPE_CHECKING:
+    from doublecorner.egtb import Tables
 
 _WINDOWS_ABSOLUTE = re.compile(r"[A-Za-z]:[\\/]")
+# The fit labels positions with tables of up to 6 pieces when the folder has them: one
+# process, the values alone (640 MB for 6 pieces), a slice's DTC read only if asked for.
+LABEL_PIECES = 6
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FitRequest:
-    data: tuple[Path, ...]
+    data: tuple[Path, ...]  # folders of records files, or records files
     out: Path
     start: str | None = None
     result_weight: float = 0.5
@@ -50,18 +51,28 @@ class FitRequest:
     validation: float = 0.05
     seed: int = 1
     distance_step: float = 0.0
-    egtb_dir: Path | None = None  # the tables that give the distances (with a distance_step)
+    # The tables that label the positions (and give the distances for a distance_step);
+    # None: no position is labelled by the tables.
+    egtb_dir: Path | None = None
 
 
-def shard_configs(directory: Path) -> list[dict[str, Any]]:
-    """The distinct self-play settings recorded in a folder's shards."""
-    seen: list[dict[str, Any]] = []
-    for path in shard_paths(directory):
-        with open_shard(path) as shard:
-            config = json.loads(str(shard["meta"])) if "meta" in shard else {}
-        if config not in seen:
-            seen.append(config)
-    return seen
+def load_label_tables(directory: Path) -> Tables:
+    """The tables that label a fit's positions: up to :data:`LABEL_PIECES` pieces, as many
+    as ``directory`` holds.
+
+    :raises TableError: a slice file is damaged.
+    """
+    from doublecorner.egtb import load_tables
+
+    return load_tables(directory, max_pieces=LABEL_PIECES, lazy_dtc=True)
+
+
+def loaded_pieces(tables: Tables) -> int:
+    """The most pieces of any slice loaded (0 for none)."""
+    from doublecorner.egtb import materials
+
+    return max((material.pieces for material in materials(tables.max_pieces)
+                if tables.has(material)), default=0)
 
 
 def recorded_path(path: str | os.PathLike[str] | None, *,
@@ -87,6 +98,19 @@ def recorded_path(path: str | os.PathLike[str] | None, *,
         return place.relative_to(Path(base) if base is not None else Path.cwd()).as_posix()
     except ValueError:
         return place.name
+
+
+def _records_name(path: Path) -> str:
+    """A records file as the provenance names it: :func:`recorded_path`, but with its
+    folder's name kept where that gives only the file's (every folder has a games-00000).
+
+    >>> _records_name(Path("/elsewhere/gen5/games-00000.txt.xz"))
+    'gen5/games-00000.txt.xz'
+    """
+    name = recorded_path(path)
+    if name == path.name and path.is_absolute():
+        return f"{path.parent.name}/{path.name}"
+    return str(name)
 
 
 def is_absolute_path(text: str) -> bool:
@@ -116,8 +140,8 @@ def portable_record(value: Any) -> Any:
 def _player_generation(configs: list[dict[str, Any]]) -> int:
     """The generation of the strongest network that played the games (0: the linear one).
 
-    Shards record it; for shards written before they did, the network file is
-    read (if it is still where it was).
+    Records files record it; for settings that do not (games converted from before
+    they did), the network file is read (if it is still where it was).
     """
     generation = 0
     for config in configs:
@@ -136,35 +160,51 @@ def _player_generation(configs: list[dict[str, Any]]) -> int:
 def fit_network(request: FitRequest, *,
                 on_epoch: Callable[[EpochReport], None] | None = None,
                 on_batch: Callable[[int, int], None] | None = None,
+                on_read: Callable[[int, int], None] | None = None,
                 on_note: Callable[[str], None] | None = None) -> Network:
-    """Fit a network to the shards in ``request.data``, write it to ``request.out``, return it.
+    """Fit a network to the records in ``request.data``, write it to ``request.out``, return it.
 
-    :raises EngineError: no shards, a damaged shard, too few positions, or a bad start file.
+    ``on_read(done, total)`` is called as each records file is read.
+
+    :raises EngineError: no records, a damaged records file, too few positions,
+        a bad start file, or tables that cannot be read.
     """
     note = on_note or (lambda text: None)
-    parts = [read_shards(directory) for directory in request.data]
+    paths = records_files(request.data)
+    tables = None
+    if request.egtb_dir is not None:
+        try:
+            tables = load_label_tables(request.egtb_dir)
+        except TableError as error:
+            raise EngineError(f"cannot load the tables in {request.egtb_dir}: {error}") from None
+        note(f"labelling positions with the tables of up to {loaded_pieces(tables)} pieces "
+             f"in {request.egtb_dir}")
+    elif request.distance_step > 0:
+        raise EngineError("a distance step needs the endgame tables (egtb_dir)")
+    parts = []
+    for done, path in enumerate(paths, start=1):
+        parts.append(read_positions(path, tables=tables))
+        if on_read is not None:
+            on_read(done, len(paths))
     columns = {name: np.concatenate([part[name] for part in parts]) for name in COLUMNS}
-    # Game numbers restart in each folder: make them distinct for the split.
+    # Game numbers restart in each folder: make them distinct, file by file, for the split.
     offset = 0
     games = []
     for part in parts:
-        games.append(part["game"].astype(np.int64) + offset)
-        offset = int(games[-1].max()) + 1 if len(games[-1]) else offset
-    columns["game"] = np.concatenate(games)
-    note(f"read {len(columns['black']):,} positions of {len(np.unique(columns['game'])):,} games")
-    tables = None
-    if request.distance_step > 0:
-        from doublecorner.egtb import load_tables
-
-        if request.egtb_dir is None:
-            raise EngineError("a distance step needs the endgame tables (egtb_dir)")
-        tables = load_tables(request.egtb_dir, max_pieces=TABLE_PIECES, lazy_dtc=True)
+        if len(part["game"]):
+            games.append(part["game"].astype(np.int64) - int(part["game"].min()) + offset)
+            offset = int(games[-1].max()) + 1
+    columns["game"] = np.concatenate(games) if games else columns["game"].astype(np.int64)
+    labelled = int(np.count_nonzero(columns["table"] != UNKNOWN))
+    note(f"read {len(columns['black']):,} positions of {len(np.unique(columns['game'])):,} "
+         f"games from {len(paths):,} records files ({labelled:,} labelled by the tables)")
     try:
-        dataset = build_dataset(columns, result_weight=request.result_weight, tables=tables,
+        dataset = build_dataset(columns, result_weight=request.result_weight,
+                                tables=tables if request.distance_step > 0 else None,
                                 distance_step=request.distance_step)
     except TableError as error:
-        raise EngineError(f"the tables in {request.egtb_dir} do not hold a position the "
-                          f"shards' tables labelled: {error}") from None
+        raise EngineError(f"the tables in {request.egtb_dir} cannot give the distance of a "
+                          f"position they labelled: {error}") from None
     training, validation = split_by_game(dataset, validation_share=request.validation,
                                          seed=request.seed)
     if len(training) == 0 or len(validation) == 0:
@@ -179,7 +219,7 @@ def fit_network(request: FitRequest, *,
     result = fit(training, validation, config,
                  start=None if start is None else start.parameters,
                  on_epoch=on_epoch, on_batch=on_batch)
-    configs = [config for directory in request.data for config in shard_configs(directory)]
+    configs = configs_of(paths)
     generation = _player_generation(configs) + 1
     history = []
     if start is not None:
@@ -191,8 +231,16 @@ def fit_network(request: FitRequest, *,
         "trained": datetime.date.today().isoformat(),
         "data": {
             "folders": [str(directory) for directory in request.data],
+            # Each file by the name a fresh clone reads it by, and its digest: exactly
+            # the games the network learnt from.
+            "records": [[_records_name(path), records_digest(path)] for path in paths],
             "games": len(np.unique(columns["game"])),
             "positions": len(columns["black"]),
+            "table_labels": {
+                "tables": None if request.egtb_dir is None else str(request.egtb_dir),
+                "pieces": 0 if tables is None else loaded_pieces(tables),
+                "positions": labelled,
+            },
             "quiet_positions": len(dataset),
             "training": len(training),
             "validation": len(validation),
