@@ -13,11 +13,9 @@ shipped file names no folder of the machine that trained it.
 from __future__ import annotations
 
 import datetime
-import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path, PureWindowsPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,13 +24,13 @@ from doublecorner.engine.network import Network, load_network
 from doublecorner.errors import EngineError, TableError
 from doublecorner.train.dataset import DISTANCE_CAP, build_dataset, split_by_game
 from doublecorner.train.fit import EpochReport, FitConfig, fit
+from doublecorner.train.portable import portable_record, recorded_path
 from doublecorner.train.positions import COLUMNS, UNKNOWN, read_positions
 from doublecorner.train.records import configs_of, records_digest, records_files
 
 if TYPE_CHECKING:
     from doublecorner.egtb import Tables
 
-_WINDOWS_ABSOLUTE = re.compile(r"[A-Za-z]:[\\/]")
 # The fit labels positions with tables of up to 6 pieces when the folder has them: one
 # process, the values alone (640 MB for 6 pieces), a slice's DTC read only if asked for.
 LABEL_PIECES = 6
@@ -75,31 +73,6 @@ def loaded_pieces(tables: Tables) -> int:
                 if tables.has(material)), default=0)
 
 
-def recorded_path(path: str | os.PathLike[str] | None, *,
-                  base: str | os.PathLike[str] | None = None) -> str | None:
-    """``path`` as a provenance records it: relative to ``base`` (the current folder) if
-    it lies inside it, else just its name; a relative path stays as it is.
-
-    >>> recorded_path("/work/main/data/nets/gen1.dcnn", base="/work/main")
-    'data/nets/gen1.dcnn'
-    >>> recorded_path("/root/.local/share/doublecorner/egtb", base="/work/main")
-    'egtb'
-    >>> recorded_path("data/gen1"), recorded_path(None)
-    ('data/gen1', None)
-    """
-    if path is None:
-        return None
-    if _WINDOWS_ABSOLUTE.match(os.fspath(path)):
-        return PureWindowsPath(path).name
-    place = Path(path)
-    if not place.is_absolute():
-        return place.as_posix()
-    try:
-        return place.relative_to(Path(base) if base is not None else Path.cwd()).as_posix()
-    except ValueError:
-        return place.name
-
-
 def _records_name(path: Path) -> str:
     """A records file as the provenance names it: :func:`recorded_path`, but with its
     folder's name kept where that gives only the file's (every folder has a games-00000).
@@ -111,30 +84,6 @@ def _records_name(path: Path) -> str:
     if name == path.name and path.is_absolute():
         return f"{path.parent.name}/{path.name}"
     return str(name)
-
-
-def is_absolute_path(text: str) -> bool:
-    """Whether ``text`` is an absolute path, of this system or of Windows.
-
-    >>> is_absolute_path("/root/egtb"), is_absolute_path("C:/nets"), is_absolute_path("gen4")
-    (True, True, False)
-    """
-    return text.startswith("/") or bool(_WINDOWS_ABSOLUTE.match(text)) or os.path.isabs(text)
-
-
-def portable_record(value: Any) -> Any:
-    """``value`` (JSON) with every absolute path in it as :func:`recorded_path` gives it.
-
-    >>> portable_record({"played_by": [{"network": "/tmp/x/gen1.dcnn", "nodes": 6000}]})
-    {'played_by': [{'network': 'gen1.dcnn', 'nodes': 6000}]}
-    """
-    if isinstance(value, dict):
-        return {key: portable_record(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [portable_record(item) for item in value]
-    if isinstance(value, str) and is_absolute_path(value):
-        return recorded_path(value)
-    return value
 
 
 def _player_generation(configs: list[dict[str, Any]]) -> int:

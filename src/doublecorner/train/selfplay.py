@@ -33,6 +33,7 @@ from doublecorner.engine import Engine, Limit
 from doublecorner.errors import EngineError
 from doublecorner.match.ballots import three_move_deck
 from doublecorner.outcome import Outcome
+from doublecorner.train.portable import portable_record
 from doublecorner.train.records import GameRecord, records_path, write_records
 
 # Tables loaded by each self-play process: 5 pieces take 30 MB, 6 would take 0.8 GB each.
@@ -41,8 +42,8 @@ TABLE_PIECES = 5
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SelfPlayConfig:
-    """How the games are played; stored in every records file's header, so that a run
-    can be told apart."""
+    """How the games are played; stored in every records file's header (its paths
+    portable: :mod:`.portable`), so that a run can be told apart."""
 
     nodes: int = 20_000
     evaluation: str = "linear"
@@ -134,15 +135,16 @@ def play_game(engine: Engine, number: int, config: SelfPlayConfig) -> GameRecord
     return GameRecord(number, start, tuple(moves), tuple(scores), black_result)
 
 
-def play_shard(directory: str, index: int, config_items: dict[str, Any]) -> ShardReport:
+def play_shard(directory: str, index: int, config_items: dict[str, Any],
+               header: dict[str, Any]) -> ShardReport:
     """Play and write records file ``index`` (a function of plain arguments, for processes
-    and Ray)."""
+    and Ray); ``header`` is the configuration as the file keeps it."""
     config = SelfPlayConfig(**config_items)
     engine = _worker_engine(config)
     first = config.first_game + index * config.games_per_shard
     games = [play_game(engine, number, config)
              for number in range(first, first + config.games_per_shard)]
-    write_records(records_path(Path(directory), index), games, config=asdict(config))
+    write_records(records_path(Path(directory), index), games, config=header)
     results = [game.result for game in games]
     return ShardReport(index, len(games), sum(len(game.moves) for game in games),
                        results.count(1), results.count(0), results.count(-1))
@@ -171,7 +173,10 @@ def run_selfplay(directory: Path, games: int, config: SelfPlayConfig, *, jobs: i
     """
     directory.mkdir(parents=True, exist_ok=True)
     todo = missing_shards(directory, games, config.games_per_shard)
-    arguments = [(str(directory), index, asdict(config)) for index in todo]
+    # The records are kept in git: their header names no folder of this machine (the
+    # network and the tables by their names), made here, where the command runs.
+    header = portable_record(asdict(config))
+    arguments = [(str(directory), index, asdict(config), header) for index in todo]
     if use_ray:
         from doublecorner.distributed import run_on_ray
 
