@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from argon2 import PasswordHasher
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
@@ -44,6 +46,17 @@ from doublecorner.egtb import Tables
 from doublecorner.engine.search import ensure_engine_compiled
 from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.fen import STARTING_FEN
+from doublecorner.web.account_record import AccountRecord, SignedIn
+from doublecorner.web.accounts import (
+    AccountRequestError,
+    AccountService,
+    NotSignedInError,
+    SessionNotFoundError,
+    SignInError,
+    SignInLimitError,
+    Visitor,
+    WrongPasswordError,
+)
 from doublecorner.web.analysis_ws import AnalysisLimits, AnalysisSession
 from doublecorner.web.auth import acting_seat, caller_tokens, viewing_seat
 from doublecorner.web.body_limit import BodyLimitMiddleware
@@ -66,11 +79,16 @@ from doublecorner.web.limits import (
     RateLimitMiddleware,
     ServerLimits,
     client_of,
+    retry_after,
 )
 from doublecorner.web.live import LiveHub, serve_live
+from doublecorner.web.passwords import Passwords
 from doublecorner.web.pdn_games import download_name
 from doublecorner.web.schemas import (
     MAX_FEN_TEXT,
+    AccountBody,
+    AccountDeletion,
+    Credentials,
     DrawRequest,
     ErrorBody,
     ExploreAnswer,
@@ -83,18 +101,28 @@ from doublecorner.web.schemas import (
     JoinRequest,
     MoveRequest,
     NewGameRequest,
+    PasswordChanged,
+    PasswordChangeRequest,
     ResignRequest,
+    SessionBody,
+    SessionList,
+    SignInAnswer,
     StoredGameBody,
     TakebackRequest,
     side_color,
 )
-from doublecorner.web.store import GameStore, StoreError
+from doublecorner.web.session_cookie import cleared_cookie, is_https, set_cookie
+from doublecorner.web.session_middleware import SessionMiddleware, signed_in
+from doublecorner.web.sign_in_limits import SignInLimits
+from doublecorner.web.store import GameStore, StoreError, UsernameTakenError
 from doublecorner.web.tokens import Seat
 from doublecorner.web.validation import first_error
 
 STATIC_DIR = Path(__file__).with_name("static")
 MAX_BODY_BYTES = ServerLimits.max_body_bytes
 IMPORT_PATH = "/api/games/import"
+SIGN_UP_PATH = "/api/account/signup"
+SIGN_IN_PATH = "/api/account/signin"
 DEFAULT_ENGINE_THREADS = 1
 DEFAULT_MAX_SECONDS = 10.0
 DEFAULT_HASH_MB = 32  # per engine thread
@@ -118,10 +146,17 @@ _ERROR_STATUS: dict[type[Exception], int] = {
     StoreError: 500,
     ExplorerNotFoundError: 404,  # no game database, or no such game in it
     ExplorerReadError: 500,
+    AccountRequestError: 400,  # a username or password that breaks the rules
+    SignInError: 401,  # the same for an unknown name and a wrong password
+    NotSignedInError: 401,
+    WrongPasswordError: 403,
+    SessionNotFoundError: 404,
+    UsernameTakenError: 409,
+    SignInLimitError: 429,
 }
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody}
-    for status in (400, 403, 404, 409, 413, 415, 421, 422, 429)}
+    for status in (400, 401, 403, 404, 409, 413, 415, 421, 422, 429)}
 
 
 def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT_ENGINE_THREADS,
@@ -132,7 +167,10 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                new_engine: Callable[[], Searcher] | None = None,
                limits: ServerLimits | None = None,
                allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
-               static_dir: Path | None = STATIC_DIR) -> FastAPI:
+               static_dir: Path | None = STATIC_DIR,
+               password_hasher: PasswordHasher | None = None,
+               limits_clock: Callable[[], float] = time.monotonic,
+               now: Callable[[], float] = time.time) -> FastAPI:
     """The app over the games in ``db_path`` (created if missing).
 
     At most ``engine_threads`` searches run at once, each for at most
@@ -143,7 +181,10 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     database at ``games_db`` (read only), if given. Requests must name one of
     ``allowed_hosts`` and changes must come from the app's own origin
     (:mod:`~doublecorner.web.edge`); each client is held to ``limits``
-    (default: :class:`ServerLimits`' defaults).
+    (default: :class:`ServerLimits`' defaults), whose password attempts are
+    counted on ``limits_clock``. Account passwords are hashed by
+    ``password_hasher`` (default: Argon2id, RFC 9106's low-memory profile), and
+    sessions are timed by ``now`` (Unix seconds).
     ``static_dir`` is served at ``/`` when it exists. The engines and the
     database close when the app's lifespan ends.
 
@@ -156,10 +197,14 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                          new_engine=new_engine or engine_factory(hash_mb, tables))
     limits = ServerLimits() if limits is None else limits
     hub = LiveHub()
-    service = GameService(GameStore(db_path), engines, book=book, book_seed=book_seed,
+    store = GameStore(db_path)
+    service = GameService(store, engines, book=book, book_seed=book_seed,
                           max_games=limits.max_games,
                           max_games_per_client=limits.max_games_per_client,
                           on_change=hub.publish)
+    accounts = AccountService(
+        store, Passwords(password_hasher, at_once=limits.password_hashes_at_once),
+        SignInLimits.of(limits, clock=limits_clock), now=now)
     analysis_limits = AnalysisLimits(
         RateLimiter(rate=limits.analysis_rate, burst=limits.analysis_burst),
         ClientSlots(limits.analyses_per_client))
@@ -173,6 +218,7 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
         try:
             yield
         finally:
+            await asyncio.to_thread(accounts.close)
             await asyncio.to_thread(service.close)
             if explorer is not None:
                 explorer.close()
@@ -185,19 +231,23 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                               "The server checks every move against the rules and keeps "
                               "every game in SQLite.")
     app.state.games = service
+    app.state.accounts = accounts
     app.state.live = hub
     app.router.route_class = StrictJsonRoute  # bodies read as strict JSON (422 otherwise)
     # The last added runs first: who may ask at all, how often, how many imports at once,
-    # then how much they may send.
+    # how much they may send, then who is signed in.
+    app.add_middleware(SessionMiddleware, accounts=accounts)
     app.add_middleware(BodyLimitMiddleware, max_bytes=limits.max_body_bytes,
                        larger={IMPORT_PATH: limits.max_import_bytes})
     app.add_middleware(ImportSlotsMiddleware, path=IMPORT_PATH, slots=ClientSlots(
         limits.imports_per_client, total=limits.max_imports))
     app.add_middleware(RateLimitMiddleware, limiter=RateLimiter(rate=limits.write_rate,
                                                                 burst=limits.write_burst))
-    app.add_middleware(EdgeGuardMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(EdgeGuardMiddleware, allowed_hosts=allowed_hosts,
+                       origin_paths={SIGN_UP_PATH, SIGN_IN_PATH})
     _add_error_handlers(app)
     _add_game_routes(app, service)
+    _add_account_routes(app, accounts)
     _add_explorer_routes(app, explorer)
 
     @app.get("/api/health", response_model=Health)
@@ -221,7 +271,9 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
 def _add_error_handlers(app: FastAPI) -> None:
     async def service_error(request: Request, error: Exception) -> Response:
         status = next(_ERROR_STATUS[kind] for kind in type(error).__mro__ if kind in _ERROR_STATUS)
-        return JSONResponse(ErrorBody.of(error), status_code=status)
+        headers = ({"Retry-After": str(retry_after(error.retry_after))}
+                   if isinstance(error, SignInLimitError) else None)
+        return JSONResponse(ErrorBody.of(error), status_code=status, headers=headers)
 
     async def validation_error(request: Request, error: Exception) -> Response:
         errors = error.errors() if isinstance(error, RequestValidationError) else []
@@ -244,6 +296,21 @@ def client_name(request: Request) -> str:
     return "" if request.client is None else request.client.host
 
 
+def player_of(request: Request) -> AccountRecord | None:
+    """The account the request is signed in as, if any."""
+    found = signed_in(request.scope)
+    return None if found is None else found.account
+
+
+def required_session(request: Request) -> SignedIn:
+    """The request's account and session (``401`` when it is not signed in)."""
+    found = signed_in(request.scope)
+    if found is None:
+        raise NotSignedInError("sign in first: this request has no session (or its session "
+                               "is over)")
+    return found
+
+
 def _add_game_routes(app: FastAPI, service: GameService) -> None:
     acting = Depends(acting_seat)
     viewing = Depends(viewing_seat)
@@ -258,21 +325,25 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
             seconds=request.seconds, fen=request.fen, private=request.private,
             clock=None if request.clock is None
             else (request.clock.minutes, request.clock.increment),
-            creator=client_name(http)))
+            creator=client_name(http), player=player_of(http)))
 
     @app.get("/api/games", response_model=GameList, responses=_ERRORS)
-    async def list_games(limit: int = Query(DEFAULT_LIST_LIMIT, ge=1, le=MAX_LIST_LIMIT),
+    async def list_games(http: Request,
+                         limit: int = Query(DEFAULT_LIST_LIMIT, ge=1, le=MAX_LIST_LIMIT),
                          tokens: list[str] = listed) -> GameList:
-        """The games of the tokens sent (``Authorization: Bearer T1, T2``), newest first."""
-        return GameList(games=[GameSummary.of(record)
-                               for record in await service.mine(tokens, limit)])
+        """The games of the tokens sent (``Authorization: Bearer T1, T2``) and of the
+        signed-in account, newest first."""
+        player = player_of(http)
+        records = await service.mine(tokens, limit,
+                                     account=None if player is None else player.id)
+        return GameList(games=[GameSummary.of(record) for record in records])
 
     @app.post(IMPORT_PATH, status_code=201, response_model=ImportAnswer,
               responses=_ERRORS)
     async def import_games(request: ImportRequest, http: Request) -> ImportAnswer:
         """Store each game of a PDN text as an analysis game (one owner token for all)."""
         games, errors = await service.import_pdn(request.pdn, creator=client_name(http),
-                                                 present=GameBody.of)
+                                                 present=GameBody.of, player=player_of(http))
         return ImportAnswer(games=games, errors=errors)
 
     @app.get("/api/games/{game_id}", response_model=GameBody, responses=_ERRORS)
@@ -295,9 +366,9 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
         return GameBody.of(await service.takeback(game_id, seat, action))
 
     @app.post("/api/games/{game_id}/join", response_model=GameBody, responses=_ERRORS)
-    async def join(game_id: str, request: JoinRequest) -> GameBody:
+    async def join(game_id: str, request: JoinRequest, http: Request) -> GameBody:
         """Take the seat of a friend game's invite (once); the answer holds its token."""
-        return GameBody.of(await service.join(game_id, request.secret))
+        return GameBody.of(await service.join(game_id, request.secret, player=player_of(http)))
 
     @app.post("/api/games/{game_id}/resign", response_model=GameBody, responses=_ERRORS)
     async def resign(game_id: str, request: ResignRequest | None = None,
@@ -331,6 +402,91 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
     async def delete(game_id: str, seat: Seat = acting) -> Response:
         await service.delete(game_id, seat)
         return Response(status_code=204)
+
+
+def _visitor(request: Request) -> Visitor:
+    return Visitor(client_name(request), request.headers.get("user-agent", ""))
+
+
+def _cookie_header(request: Request, secret: str | None) -> dict[str, str]:
+    """The header that gives the browser the session ``secret`` (``None``: forgets it)."""
+    secure = is_https(request.scope)
+    _, value = (cleared_cookie(secure=secure) if secret is None
+                else set_cookie(secret, secure=secure))
+    return {"Set-Cookie": value.decode("latin-1")}
+
+
+def _add_account_routes(app: FastAPI, accounts: AccountService) -> None:
+    session = Depends(required_session)
+    listed = Depends(caller_tokens)
+
+    @app.post(SIGN_UP_PATH, status_code=201, response_model=SignInAnswer, responses=_ERRORS)
+    async def sign_up(request: Credentials, http: Request, response: Response,
+                      tokens: list[str] = listed) -> SignInAnswer:
+        """A new account, signed in (the session cookie is set); the seats of the tokens
+        sent (``Authorization: Bearer T1, T2``) become its own."""
+        new = await accounts.sign_up(request.username, request.password, _visitor(http),
+                                     tokens=tokens, replacing=signed_in(http.scope))
+        response.headers.update(_cookie_header(http, new.secret))
+        return SignInAnswer(**AccountBody.of(new.signed_in.account).model_dump(),
+                            claimed_games=new.claimed_games)
+
+    @app.post(SIGN_IN_PATH, response_model=SignInAnswer, responses=_ERRORS)
+    async def sign_in(request: Credentials, http: Request, response: Response,
+                      tokens: list[str] = listed) -> SignInAnswer:
+        """A new session of the account (the session cookie is set); the seats of the
+        tokens sent become the account's. 401 for an unknown name or a wrong password."""
+        new = await accounts.sign_in(request.username, request.password, _visitor(http),
+                                     tokens=tokens, replacing=signed_in(http.scope))
+        response.headers.update(_cookie_header(http, new.secret))
+        return SignInAnswer(**AccountBody.of(new.signed_in.account).model_dump(),
+                            claimed_games=new.claimed_games)
+
+    @app.post("/api/account/signout", status_code=204, response_class=Response,
+              responses=_ERRORS)
+    async def sign_out(http: Request) -> Response:
+        """End this browser's session, if it has one, and forget its cookie."""
+        found = signed_in(http.scope)
+        if found is not None:
+            await accounts.sign_out(found)
+        return Response(status_code=204, headers=_cookie_header(http, None))
+
+    @app.get("/api/account", response_model=AccountBody, responses=_ERRORS)
+    async def account(found: SignedIn = session) -> AccountBody:
+        """The signed-in account (401 when there is none)."""
+        return AccountBody.of(found.account)
+
+    @app.post("/api/account/password", response_model=PasswordChanged, responses=_ERRORS)
+    async def change_password(request: PasswordChangeRequest, http: Request,
+                              found: SignedIn = session) -> PasswordChanged:
+        """A new password (the current one confirms it); the other sessions end."""
+        ended = await accounts.change_password(found, request.current, request.new,
+                                               client_name(http))
+        return PasswordChanged(ended_sessions=ended)
+
+    @app.get("/api/account/sessions", response_model=SessionList, responses=_ERRORS)
+    async def sessions(found: SignedIn = session) -> SessionList:
+        """The account's signed-in browsers, the last used first."""
+        return SessionList(sessions=[SessionBody.of(one, current=found.session.id)
+                                     for one in await accounts.sessions(found)])
+
+    @app.delete("/api/account/sessions/{session_id}", status_code=204,
+                response_class=Response, responses=_ERRORS)
+    async def revoke(http: Request, session_id: str = PathParameter(max_length=100),
+                     found: SignedIn = session) -> Response:
+        """End one of the account's sessions (this one: the browser is signed out)."""
+        await accounts.revoke(found, session_id)
+        is_this_one = session_id == found.session.id
+        return Response(status_code=204,
+                        headers=_cookie_header(http, None) if is_this_one else None)
+
+    @app.delete("/api/account", status_code=204, response_class=Response, responses=_ERRORS)
+    async def delete_account(request: AccountDeletion, http: Request,
+                             found: SignedIn = session) -> Response:
+        """Delete the account (its password confirms it): its games stay, under the name
+        "deleted player", and every session ends."""
+        await accounts.delete(found, request.password, client_name(http))
+        return Response(status_code=204, headers=_cookie_header(http, None))
 
 
 def _add_explorer_routes(app: FastAPI, explorer: GamesExplorer | None) -> None:

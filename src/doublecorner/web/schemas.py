@@ -21,6 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from doublecorner.color import Color
 from doublecorner.db import Exploration, StoredGame
 from doublecorner.errors import AmbiguousMoveError, IllegalMoveError
+from doublecorner.web.account_record import AccountRecord, SessionRecord
+from doublecorner.web.accounts import utc_text
 from doublecorner.web.game_clock import time_left
 from doublecorner.web.games import DrawAction, TakebackAction
 from doublecorner.web.record import GameMode, GameRecord
@@ -30,6 +32,7 @@ Side = Literal["black", "white"]
 MAX_MOVE_TEXT = 200  # a path of 9 jumps is 27 characters; more is not a move
 MAX_FEN_TEXT = 200  # 24 pieces with K marks and commas fit in about 100
 MAX_ANALYSIS_MOVES = 2000  # plies; real games end long before
+MAX_USERNAME_TEXT = 100  # a username is at most 20 characters; this bounds what is tried
 
 
 def side_name(color: Color) -> Side:
@@ -321,6 +324,75 @@ class ErrorBody(BaseModel):
 
 class Health(BaseModel):
     ok: bool
+
+
+# -- accounts and sessions ----------------------------------------------------
+
+_PASSWORD = "8 to 256 characters"
+
+
+class Credentials(_Request):
+    """A username and a password: to sign up, or to sign in."""
+
+    username: StrictStr = Field(max_length=MAX_USERNAME_TEXT,
+                                description="3 to 20 of A-Z a-z 0-9 _ -, unique ignoring case")
+    password: StrictStr = Field(description=_PASSWORD)
+
+
+class PasswordChangeRequest(_Request):
+    """The account's password now, and the new one."""
+
+    current: StrictStr
+    new: StrictStr = Field(description=_PASSWORD)
+
+
+class PasswordChanged(BaseModel):
+    ended_sessions: int = Field(description="the account's other sessions, now ended")
+
+
+class AccountDeletion(_Request):
+    """The account's password, to confirm its deletion."""
+
+    password: StrictStr
+
+
+class AccountBody(BaseModel):
+    """The signed-in account."""
+
+    username: str = Field(description="as typed at sign-up")
+    created: str
+
+    @classmethod
+    def of(cls, account: AccountRecord) -> AccountBody:
+        return cls(username=account.username, created=account.created)
+
+
+class SignInAnswer(AccountBody):
+    """The account just signed in (or up), and what it took over from the tokens sent."""
+
+    claimed_games: int = Field(description="games whose seats, held by the tokens sent in "
+                                           "Authorization, became the account's")
+
+
+class SessionBody(BaseModel):
+    """One signed-in browser of the account."""
+
+    id: str = Field(description="for DELETE /api/account/sessions/{id}")
+    created: str
+    last_seen: str = Field(description="written at most every 5 minutes")
+    user_agent: str
+    address: str
+    current: bool = Field(description="the session of this request")
+
+    @classmethod
+    def of(cls, session: SessionRecord, *, current: str) -> SessionBody:
+        return cls(id=session.id, created=utc_text(session.created),
+                   last_seen=utc_text(session.last_seen), user_agent=session.user_agent,
+                   address=session.address, current=session.id == current)
+
+
+class SessionList(BaseModel):
+    sessions: list[SessionBody] = Field(description="the last used first")
 
 
 # -- the analysis stream ------------------------------------------------------
