@@ -61,7 +61,8 @@ def add_parsers(commands: Any) -> None:
                               "is the head node's HOST:6379 as 'ray start --head' prints it, "
                               "'auto' for the cluster this machine belongs to, or "
                               "ray://HOST:10001 from outside it; every node needs doublecorner "
-                              "installed (and the --egtb tables in the same folder). Needs pip "
+                              "installed (and the endgame tables played with, installed or "
+                              "--egtb's, in the same folder). Needs pip "
                               "install '.[ray]' in doublecorner's folder")
     analyse.set_defaults(run=_analyse)
 

@@ -45,7 +45,9 @@ from doublecorner.match.sprt import SequentialTest, Sprt, Verdict, parse_sprt
 
 DEFAULT_SECONDS = 0.1
 PLAYER_HELP = ("a player: engine[:time=S|depth=D|nodes=N,hash=MB,eval=nn|linear,network=FILE,"
-               "book=BOOK,name=N] (network= as --network; weights= is another name for it), "
+               "book=BOOK,egtb=off|DIR,name=N] (network= as --network; weights= is another "
+               "name for it; the engine plays with the installed endgame tables unless "
+               "egtb= says otherwise), "
                "random[:seed=N], "
                "pydraughts[:python=PATH,time=S], openspiel[:python=PATH,time=S] (the peers "
                "run under the given Python, where their package is installed), or the name "
@@ -92,7 +94,7 @@ def add_parsers(commands: Any) -> None:
     match.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
                        help="end a game as soon as the endgame tables in DIR (default: the "
                             "folder 'doublecorner egtb build' fills) hold its position, with "
-                            "their result")
+                            "their result (the engine players' own tables are their egtb=)")
     match.add_argument("--ray", nargs="?", const=LOCAL_RAY, default=None, metavar="ADDRESS",
                        help="play the games on a Ray cluster, one task per game (a task whose "
                             "worker dies is run again); without ADDRESS on a Ray started here "

@@ -34,9 +34,11 @@ from doublecorner.cli.common import (
 from doublecorner.cli.memory import check_hash_fits
 from doublecorner.cli.search_options import (
     DEFAULT_HASH_MB,
+    add_table_options,
     hash_megabytes,
     new_engine,
     run_search,
+    tables_from_arguments,
 )
 from doublecorner.cli.streams import MAX_LINE_BYTES, check_output_file, stdin_bytes
 from doublecorner.color import Color
@@ -121,6 +123,7 @@ def add_parsers(commands: Any) -> None:
                       help="show the square numbers beside the board")
     play.add_argument("--hash", type=hash_megabytes, default=DEFAULT_HASH_MB, metavar="MB",
                       help=f"transposition table size (default: {DEFAULT_HASH_MB})")
+    add_table_options(play)
     add_evaluation_options(play)
     add_book_option(play)
     play.set_defaults(run=_play)
@@ -158,7 +161,8 @@ def _play(arguments: argparse.Namespace) -> int:
     evaluation = evaluation_from_arguments(arguments)
     book = book_from_arguments(arguments)
     check_hash_fits(arguments.hash)
-    engine = new_engine(arguments.hash, **evaluation, **book)
+    engine = new_engine(arguments.hash, tables=tables_from_arguments(arguments), **evaluation,
+                        **book)
     save_path = arguments.save or saved_games_dir() / f"play-{datetime.now():%Y-%m-%d-%H%M%S}.pdn"
     session = PlaySession(saved.board, human=human, engine=engine,
                           strength=strength, flipped=(human is Color.BLACK) != arguments.flip,

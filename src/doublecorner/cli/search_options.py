@@ -2,7 +2,8 @@
 
 ``analyse``, ``bestmove``, ``analyse GAMES.pdn`` and ``play`` all read a
 position and search limits from the command line, make an engine within the
-memory there is, and search in a worker thread that Ctrl-C stops.
+memory there is, and search in a worker thread that Ctrl-C stops. They and
+``serve`` take the endgame tables the same way (:func:`add_table_options`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from doublecorner.engine.tt import MAX_MEGABYTES, MIN_MEGABYTES
 from doublecorner.fen import STARTING_FEN
 
 if TYPE_CHECKING:
-    from doublecorner.egtb import Tables
+    from doublecorner.egtb import TableChoice, Tables
 
 DEFAULT_SECONDS = 5.0
 DEFAULT_GAME_SECONDS = 0.5  # per position when a whole PDN file is analysed
@@ -67,17 +68,26 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--nodes", type=node_count, metavar="N", help="nodes to search")
     parser.add_argument("--hash", type=hash_megabytes, default=DEFAULT_HASH_MB, metavar="MB",
                         help=f"transposition table size (default: {DEFAULT_HASH_MB})")
-    parser.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
-                        help="probe the endgame tables in DIR (default: the folder "
-                             "'doublecorner egtb build' fills); up to 4 pieces they are built "
-                             "first if missing (seconds)")
+    add_table_options(parser)
     add_evaluation_options(parser)
     add_book_option(parser)
 
 
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """``--egtb [DIR]`` and ``--no-egtb``: the endgame tables the engine plays with."""
+    tables = parser.add_mutually_exclusive_group()
+    tables.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
+                        help="play with the endgame tables in DIR (default: those 'doublecorner "
+                             "egtb build' installed in its default folder, if any); a bare "
+                             f"--egtb builds the tables of up to {TABLES_BUILT_ON_DEMAND} "
+                             "pieces in the default folder first if missing (seconds)")
+    tables.add_argument("--no-egtb", action="store_true",
+                        help="play without endgame tables, even if some are installed")
+
+
 def engine_from_arguments(arguments: argparse.Namespace) -> Engine:
-    """An engine with the arguments' hash size, evaluation and, with ``--egtb``, tables
-    (and with ``--book``, the book).
+    """An engine with the arguments' hash size, evaluation, tables (see
+    :func:`table_choice_from_arguments`) and, with ``--book``, book.
 
     :raises UsageError: the table does not fit in memory, or ``--egtb`` names no folder.
     :raises BookError: the ``--book`` file cannot be read or is damaged.
@@ -101,25 +111,43 @@ def new_engine(hash_mb: int, **options: Any) -> Engine:
 
 
 def tables_from_arguments(arguments: argparse.Namespace) -> Tables | None:
-    """The endgame tables ``--egtb`` names (values loaded, distances on demand), or None."""
-    directory = egtb_directory_from_arguments(arguments)
-    if directory is None:
+    """The endgame tables to play with (shared by the engines of this process), or None.
+
+    Each slice is read when a search first comes near it.
+
+    :raises UsageError: ``--egtb`` names no folder.
+    """
+    from doublecorner.egtb import resolve_tables
+
+    return resolve_tables(table_choice_from_arguments(arguments))
+
+
+def table_choice_from_arguments(arguments: argparse.Namespace) -> TableChoice:
+    """Which tables ``--egtb [DIR]`` and ``--no-egtb`` name.
+
+    None with ``--no-egtb``; the folder of ``--egtb DIR`` (or of a bare
+    ``--egtb``, the default one), its tables of up to
+    :data:`TABLES_BUILT_ON_DEMAND` pieces built if missing; without either,
+    the installed tables.
+
+    :raises UsageError: ``--egtb`` names no folder.
+    """
+    from doublecorner.egtb import INSTALLED_TABLES, default_directory, ensure_tables
+
+    if arguments.no_egtb:
         return None
-    from doublecorner.egtb import LOADED_PIECES, load_tables
-
-    return load_tables(directory, max_pieces=LOADED_PIECES, lazy_dtc=True)
-
-
-def egtb_directory_from_arguments(arguments: argparse.Namespace) -> Path | None:
-    """The ``--egtb`` folder, its small tables built if missing; None without ``--egtb``."""
     if arguments.egtb is None:
-        return None
-    from doublecorner.egtb import default_directory, ensure_tables
-
+        return INSTALLED_TABLES
     directory = (check_directory_option(arguments.egtb, "--egtb") if arguments.egtb
                  else default_directory())
     ensure_tables(directory, max_pieces=TABLES_BUILT_ON_DEMAND)
     return directory
+
+
+def egtb_directory_from_arguments(arguments: argparse.Namespace) -> Path | None:
+    """The folder of the tables to play with (for engines elsewhere), or None for none."""
+    tables = tables_from_arguments(arguments)
+    return None if tables is None else tables.slice_directory
 
 
 def limit_from_arguments(arguments: argparse.Namespace, *,

@@ -36,7 +36,7 @@ from doublecorner.cli.common import (
     whole_number,
 )
 from doublecorner.cli.memory import available_memory_mb
-from doublecorner.cli.search_options import DEFAULT_HASH_MB, hash_megabytes
+from doublecorner.cli.search_options import DEFAULT_HASH_MB, add_table_options, hash_megabytes
 from doublecorner.cli.streams import check_regular_output
 from doublecorner.db import default_db_path as default_games_db_path
 from doublecorner.errors import quoted
@@ -75,9 +75,7 @@ def add_parsers(commands: Any) -> None:
     serve.add_argument("--hash", type=hash_megabytes, default=DEFAULT_HASH_MB, metavar="MB",
                        help="transposition table of each engine thread, as for analyse "
                             f"(default: {DEFAULT_HASH_MB})")
-    serve.add_argument("--egtb", nargs="?", const="", default=None, metavar="DIR",
-                       help="let the engine probe the endgame tables in DIR (default: the "
-                            "folder 'doublecorner egtb build' fills)")
+    add_table_options(serve)
     serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                        help="a host name (or address) the server answers for, as browsers "
                             "reach it; repeatable (always: localhost, 127.0.0.1, ::1)")
@@ -147,9 +145,10 @@ def _serve(arguments: argparse.Namespace) -> int:
     limits = ServerLimits(max_games=arguments.max_games,
                           max_games_per_client=arguments.max_games_per_client)
     try:
+        tables = tables_from_arguments(arguments)  # one set, shared by the engine threads
         app = create_app(db_path, engine_threads=arguments.engine_threads,
                          max_seconds=arguments.max_seconds, hash_mb=arguments.hash,
-                         tables=tables_from_arguments(arguments), allowed_hosts=hosts,
+                         tables=tables, allowed_hosts=hosts,
                          games_db=games_db,
                          **book, limits=limits)
     except (StoreError, TableError, GameDatabaseError) as error:
@@ -166,6 +165,11 @@ def _serve(arguments: argparse.Namespace) -> int:
     else:
         print(f"doublecorner: no game database at {default_games_db_path()}: the opening "
               "explorer is off ('doublecorner db import FILE...' makes one)", flush=True)
+    if tables is not None:
+        print(f"doublecorner: the engine plays with the endgame tables in "
+              f"{tables.slice_directory} (up to {tables.max_pieces} pieces)", flush=True)
+    else:
+        print("doublecorner: the engine plays without endgame tables", flush=True)
     print(f"doublecorner: invite links start with {_base_url(hosts, LOOPBACK_HOSTS, port)}",
           flush=True)
     if not _is_loopback(arguments.host) and set(hosts) <= set(LOOPBACK_HOSTS):

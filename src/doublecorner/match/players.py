@@ -5,7 +5,9 @@ A player is anything with a ``name``, ``new_game()``, ``choose(board)`` and
 ``engine:time=0.1``, ``engine:depth=8,hash=32``, ``engine:eval=linear``,
 ``engine:network=PATH`` (a network file, ``--network`` on the command line;
 implies ``eval=nn``; ``weights=`` is another name for it),
-``engine:book=PATH`` (an opening book, drawn from with seed 0 each game), ``random:seed=7``,
+``engine:book=PATH`` (an opening book, drawn from with seed 0 each game),
+``engine:egtb=off`` or ``engine:egtb=DIR`` (no endgame tables, or those in
+DIR, instead of the installed ones), ``random:seed=7``,
 ``pydraughts:python=PATH`` or ``openspiel:python=PATH``. The last two run
 the peer programs in ``peer_workers/`` with the given interpreter (the peers
 are not dependencies of this package: each lives in its own environment).
@@ -15,6 +17,7 @@ Any other program that speaks the engine protocol is declared with
 
 from __future__ import annotations
 
+import os
 import random
 import shlex
 import sys
@@ -24,9 +27,10 @@ from pathlib import Path
 from typing import Protocol
 
 from doublecorner.board import Board
+from doublecorner.egtb import INSTALLED_TABLES, TableChoice
 from doublecorner.engine import Engine, Limit
 from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
-from doublecorner.errors import EngineError
+from doublecorner.errors import EngineError, TableError
 from doublecorner.move import Move
 from doublecorner.protocol import GoCommand, SimpleEngineClient
 
@@ -46,11 +50,12 @@ class Player(Protocol):
 
 
 class EnginePlayer:
-    """The built-in engine under a fixed limit per move."""
+    """The built-in engine under a fixed limit per move (with the installed endgame tables
+    unless ``tables`` says otherwise: see :mod:`doublecorner.egtb.choice`)."""
 
     def __init__(self, limit: Limit, *, hash_mb: int = 64, name: str | None = None,
                  evaluation: str = DEFAULT_EVALUATION, network: str | None = None,
-                 book: str | None = None) -> None:
+                 book: str | None = None, tables: TableChoice = INSTALLED_TABLES) -> None:
         self.limit = limit
         opened = None
         if book is not None:
@@ -58,14 +63,18 @@ class EnginePlayer:
 
             opened = Book.open(book)
         self.engine = Engine(hash_mb=hash_mb, evaluation=evaluation, network=network,
-                             book=opened, book_seed=0)
-        # The evaluation and book are named: a match between two of these must tell
-        # them apart.
+                             book=opened, book_seed=0, tables=tables)
+        # The evaluation, book and tables are named: a match between two of these must
+        # tell them apart.
         described = f"{_describe(limit)}, {evaluation}"
         if network is not None:
             described += f" {Path(network).name}"
         if book is not None:
             described += f", book {Path(book).name}"
+        if tables is None:
+            described += ", no egtb"
+        elif isinstance(tables, (str, os.PathLike)):
+            described += f", egtb {Path(tables).name}"
         self.name = name or f"doublecorner({described})"
         self.nodes = 0
         self.seconds = 0.0
@@ -162,6 +171,7 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float,
         name = options.pop("name", None)
         network = _network(spec, options)
         book = options.pop("book", None)
+        tables = _tables(options.pop("egtb", None))
         evaluation = options.pop("eval", "nn" if network is not None else DEFAULT_EVALUATION)
         if evaluation not in EVALUATIONS:
             raise EngineError(f"player {spec!r}: eval is {' or '.join(EVALUATIONS)}, "
@@ -169,8 +179,11 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float,
         if network is not None and evaluation != "nn":
             raise EngineError(f"player {spec!r}: network= goes with eval=nn")
         _no_more(spec, options)
-        return EnginePlayer(limit, hash_mb=hash_mb, name=name, evaluation=evaluation,
-                            network=network, book=book)
+        try:
+            return EnginePlayer(limit, hash_mb=hash_mb, name=name, evaluation=evaluation,
+                                network=network, book=book, tables=tables)
+        except TableError as error:
+            raise EngineError(f"player {spec!r}: {error}") from None
     if kind == "random":
         seed = _whole(spec, options.pop("seed", "0"))
         _no_more(spec, options)
@@ -241,6 +254,13 @@ def _network(spec: str, options: dict[str, str]) -> str | None:
         raise EngineError(f"player {spec!r}: network= and weights= name the same file: "
                           "give one")
     return options.pop("network", None) or options.pop("weights", None)
+
+
+def _tables(text: str | None) -> TableChoice:
+    """The tables of ``egtb=``: ``off`` for none, a folder, or (not given) the installed ones."""
+    if text is None:
+        return INSTALLED_TABLES
+    return None if text == "off" else Path(text)
 
 
 def _options(spec: str, text: str) -> dict[str, str]:

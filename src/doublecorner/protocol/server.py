@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TextIO
 
 from doublecorner import __version__
 from doublecorner.board import Board
 from doublecorner.book.reader import Book
+from doublecorner.egtb import INSTALLED_TABLES, TableChoice
 from doublecorner.engine import Engine, SearchResult
 from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS, ensure_engine_compiled
 from doublecorner.engine.tt import MAX_MEGABYTES, MIN_MEGABYTES
@@ -31,6 +33,8 @@ NAME = f"doublecorner {__version__}"
 AUTHOR = "the doublecorner developers"
 DEFAULT_HASH_MB = 64
 NO_BOOK = "<none>"
+NO_TABLES = "<none>"
+INSTALLED = "<installed>"  # EGTBPath's default: the tables 'doublecorner egtb build' installed
 
 
 class EngineServer:
@@ -42,6 +46,7 @@ class EngineServer:
         self._hash_mb = DEFAULT_HASH_MB
         self._evaluation = DEFAULT_EVALUATION
         self._network: str | None = None
+        self._tables: TableChoice = INSTALLED_TABLES
         self._own_book = False
         self._book: Book | None = None
         self._engine = Engine(hash_mb=self._hash_mb, evaluation=self._evaluation)
@@ -109,6 +114,7 @@ class EngineServer:
         self._say("option name EvalFile type string default <shipped>")
         self._say("option name OwnBook type check default false")
         self._say(f"option name BookFile type string default {NO_BOOK}")
+        self._say(f"option name EGTBPath type string default {INSTALLED}")
         self._say("dcpok")
 
     def _set_option(self, words: list[str]) -> None:
@@ -119,6 +125,7 @@ class EngineServer:
             self._set_book_option(name.lower(), value)
             return
         hash_mb, evaluation, network = self._hash_mb, self._evaluation, self._network
+        tables = self._tables
         if name.lower() == "hash":
             if not (value.isascii() and value.isdigit()):
                 raise DraughtsError(f"option Hash needs a whole number of MB, not {value!r}")
@@ -130,14 +137,18 @@ class EngineServer:
             evaluation = value
         elif name.lower() == "evalfile":
             network = None if value in ("", "<shipped>") else value
+        elif name.lower() == "egtbpath":
+            tables = (INSTALLED_TABLES if value == INSTALLED
+                      else None if value in ("", NO_TABLES) else Path(value))
         else:
             raise DraughtsError(f"unknown option {name!r}")
-        try:  # checks the range and the weights file before replacing the engine
+        try:  # checks the range, the weights file and the tables before replacing the engine
             self._engine = Engine(hash_mb=hash_mb, evaluation=evaluation, network=network,
-                                  book=self._book if self._own_book else None)
+                                  book=self._book if self._own_book else None, tables=tables)
         except MemoryError:
             raise DraughtsError(f"cannot allocate {hash_mb} MB for the hash table") from None
         self._hash_mb, self._evaluation, self._network = hash_mb, evaluation, network
+        self._tables = tables
 
     def _set_book_option(self, name: str, value: str) -> None:
         """``OwnBook`` (true/false) or ``BookFile`` (a path, or <none>), the table kept."""
