@@ -62,6 +62,10 @@ def add_parsers(commands: Any) -> None:
                           help="number the folder's games from G (its openings and random "
                                "plies follow the number; default: 0) so that a new "
                                "generation starts from other positions than the last")
+    selfplay.add_argument("--starts", type=Path, metavar="FILE",
+                          help="play from the positions of this starts file (see 'train "
+                               "starts') instead of the deck's ballots: game G from its "
+                               "position G mod its count")
     _add_tables_option(selfplay, "endgame tables (up to 5 pieces) to play with")
     selfplay.add_argument("--jobs", type=positive_int, default=1, metavar="K",
                           help="processes playing side by side (default: 1)")
@@ -102,6 +106,30 @@ def add_parsers(commands: Any) -> None:
                             "label the positions they hold and give the distances")
     fit.set_defaults(run=_fit)
 
+    starts = actions.add_parser(
+        "starts", help="draw self-play start positions from the middlegames of records",
+        description="Quiet positions (no capture pending) with a given number of pieces "
+                    "that the game's own search judged close to level are drawn, without "
+                    "duplicates and seeded, from the records and written one FEN a line "
+                    "to OUT, for 'train selfplay --starts': games that spend their "
+                    "positions in the phase where level games are won or lost.")
+    starts.add_argument("data", type=Path, nargs="+", metavar="DATA",
+                        help="folders of records files (games-*.txt.xz), or records files")
+    starts.add_argument("--out", type=Path, required=True, metavar="FILE",
+                        help="the starts file to write")
+    starts.add_argument("--pieces", type=_piece_range, default=(10, 16), metavar="A-B",
+                        help="pieces on the board, both sides together (default: 10-16)")
+    starts.add_argument("--max-score", type=whole_number(0, 10_000, "expected a score of 0 "
+                                                                   "to 10000, not {value}"),
+                        default=150, metavar="CP",
+                        help="only positions the search scored within CP hundredths of a man "
+                             "of level (default: 150)")
+    starts.add_argument("--count", type=positive_int, default=10_000, metavar="N",
+                        help="positions to draw at most (default: 10000)")
+    starts.add_argument("--seed", type=whole_number(0, None, "expected a seed of 0 or more, "
+                                                            "not {value}"), default=1)
+    starts.set_defaults(run=_starts)
+
     info = actions.add_parser("info", help="print a weights file's provenance as JSON")
     info.add_argument("network", nargs="?", metavar="FILE",
                       help="a weights file (default: the network shipped)")
@@ -122,6 +150,45 @@ def add_parsers(commands: Any) -> None:
     export.add_argument("--limit", type=positive_int, metavar="N",
                         help="stop after N games")
     export.set_defaults(run=_export)
+
+
+def _piece_range(text: str) -> tuple[int, int]:
+    """``A-B`` (or one number) as a range of piece counts within 2-24."""
+    low, _, high = text.partition("-")
+    try:
+        bounds = int(low), int(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected pieces as A-B, such as 10-16, not "
+                                         f"{text!r}") from None
+    if not 2 <= bounds[0] <= bounds[1] <= 24:
+        raise argparse.ArgumentTypeError(f"expected a range of pieces within 2-24, not {text!r}")
+    return bounds
+
+
+def _starts_file(arguments: argparse.Namespace) -> str | None:
+    """``--starts`` checked now (not in a worker), as an absolute path the workers can open."""
+    if arguments.starts is None:
+        return None
+    from doublecorner.train.starts import read_starts
+
+    read_starts(arguments.starts)
+    return str(arguments.starts.resolve())
+
+
+def _starts(arguments: argparse.Namespace) -> int:
+    from doublecorner.train.starts import StartsRequest, sample_starts, write_starts
+
+    check_regular_output(arguments.out, "--out")
+    low, high = arguments.pieces
+    request = StartsRequest(min_pieces=low, max_pieces=high, max_score=arguments.max_score,
+                            count=arguments.count, seed=arguments.seed)
+    positions = sample_starts(arguments.data, request)
+    source = (f"{len(positions):,} quiet positions of {low}-{high} pieces within "
+              f"{arguments.max_score} of level, seed {arguments.seed}, from "
+              + " ".join(path.name for path in arguments.data))
+    write_starts(arguments.out, positions, source=source)
+    print(f"{len(positions):,} start positions written to {arguments.out}")
+    return EXIT_OK
 
 
 def _add_tables_option(parser: argparse.ArgumentParser, purpose: str) -> None:
@@ -181,7 +248,7 @@ def _selfplay(arguments: argparse.Namespace) -> int:
                             random_plies=arguments.random_plies,
                             egtb_dir=None if egtb_dir is None else str(egtb_dir),
                             games_per_shard=arguments.games_per_shard,
-                            first_game=arguments.first_game)
+                            first_game=arguments.first_game, starts=_starts_file(arguments))
     bar = ProgressBar("selfplay")
     files = -(-arguments.games // config.games_per_shard)
     counts = {"positions": 0, "black": 0, "draws": 0, "white": 0, "files": 0}

@@ -1,7 +1,9 @@
 """Self-play: the engine plays itself from the deck's openings; the games are kept as records.
 
-Game ``g`` starts from ballot ``g mod 156`` of the ACF three-move deck, then a
-few random plies (0 to ``random_plies``, seeded by ``g``) so that no two games
+Game ``g`` starts from ballot ``g mod 156`` of the ACF three-move deck (or,
+with ``starts``, from position ``g mod n`` of a file of ``n`` start positions:
+middlegames to learn the later phases from, see :mod:`.starts`), then a few
+random plies (0 to ``random_plies``, seeded by ``g``) so that no two games
 repeat; a folder's games are numbered from its ``first_game``, so that a new
 generation can start from other positions than the last. Then the engine
 plays both sides at a fixed node budget until the rules end the game (or
@@ -35,6 +37,7 @@ from doublecorner.match.ballots import three_move_deck
 from doublecorner.outcome import Outcome
 from doublecorner.train.portable import portable_record
 from doublecorner.train.records import GameRecord, records_path, write_records
+from doublecorner.train.starts import read_starts
 
 # Tables loaded by each self-play process: 5 pieces take 30 MB, 6 would take 0.8 GB each.
 TABLE_PIECES = 5
@@ -57,6 +60,8 @@ class SelfPlayConfig:
     # The number of the folder's first game: another generation's folder can start
     # where the last one stopped, so that its games begin from other random plies.
     first_game: int = 0
+    # A file of start positions (see .starts) to play from instead of the deck's ballots.
+    starts: str | None = None
 
     def __post_init__(self) -> None:
         if self.nodes < 1:
@@ -107,8 +112,12 @@ def _ending(board: Board) -> Outcome | None:
 
 def play_game(engine: Engine, number: int, config: SelfPlayConfig) -> GameRecord:
     """Play game ``number``; return its record (from the position after the random plies)."""
-    deck = three_move_deck()
-    board = deck[number % len(deck)].board()
+    if config.starts is not None:
+        positions = read_starts(Path(config.starts))
+        board = Board.from_position(positions[number % len(positions)])
+    else:
+        deck = three_move_deck()
+        board = deck[number % len(deck)].board()
     chance = random.Random(number)
     for _ in range(chance.randint(0, config.random_plies)):
         moves = sorted(board.legal_moves, key=lambda move: move.path)
@@ -116,7 +125,8 @@ def play_game(engine: Engine, number: int, config: SelfPlayConfig) -> GameRecord
             break
         board.push(chance.choice(moves))
     # The ballot and random plies are all men's moves: the record's start has a fresh
-    # 40-move count, and no position before it can come again.
+    # 40-move count, and no position before it can come again. (From a start position
+    # with kings a random king move may have begun a count: the record starts it afresh.)
     start = board.position()
     engine.new_game()
     limit = Limit(nodes=config.nodes)
