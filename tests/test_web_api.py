@@ -115,10 +115,14 @@ def without_tokens(game: dict[str, Any]) -> dict[str, Any]:
 MOVE_PARTS = {"reason", "legal_moves", "routes"}  # a refused move's parts, beside its error
 
 
-def assert_error(answer: httpx.Response, status: int, *words: str) -> None:
+def assert_error(answer: httpx.Response, status: int, *words: str, code: str | None = None) -> None:
+    """A refusal: ``status``, an English ``error`` holding ``words``, and a ``code`` (this one)."""
     assert answer.status_code == status, answer.text
     body = answer.json()
-    assert "error" in body and set(body) - {"error"} <= MOVE_PARTS
+    assert "error" in body and set(body) - {"error", "code"} <= MOVE_PARTS
+    assert isinstance(body.get("code"), str) and body["code"], body  # every error has one
+    if code is not None:
+        assert body["code"] == code, body
     for word in words:
         assert word in body["error"]
 
@@ -163,18 +167,18 @@ def test_an_engine_game_can_give_seconds_per_move(client: TestClient) -> None:
     assert game["white"] == "doublecorner (0.5 s per move)"
 
 
-@pytest.mark.parametrize(("body", "status", "words"), [
-    ({"mode": "engine", "level": 3, "seconds": 1.0}, 400, ("not both",)),
-    ({"mode": "engine", "seconds": 60.0}, 400, ("at most 5",)),
-    ({"mode": "two-player", "level": 3}, 400, ("'level'", "engine mode only")),
-    ({"mode": "analysis", "fen": "B:W99:B1"}, 400, ("B:W99:B1",)),
-    ({"mode": "engine", "level": 11}, 422, ("level",)),
-    ({"mode": "chess"}, 422, ("mode",)),
-    ({"mode": "two-player", "colour": "black"}, 422, ("colour",)),
+@pytest.mark.parametrize(("body", "status", "words", "code"), [
+    ({"mode": "engine", "level": 3, "seconds": 1.0}, 400, ("not both",), "bad_request"),
+    ({"mode": "engine", "seconds": 60.0}, 400, ("at most 5",), "bad_request"),
+    ({"mode": "two-player", "level": 3}, 400, ("'level'", "engine mode only"), "bad_request"),
+    ({"mode": "analysis", "fen": "B:W99:B1"}, 400, ("B:W99:B1",), "invalid_fen"),
+    ({"mode": "engine", "level": 11}, 422, ("level",), "invalid_request"),
+    ({"mode": "chess"}, 422, ("mode",), "invalid_request"),
+    ({"mode": "two-player", "colour": "black"}, 422, ("colour",), "invalid_request"),
 ])
 def test_bad_new_games_are_refused(client: TestClient, body: dict[str, Any], status: int,
-                                   words: Sequence[str]) -> None:
-    assert_error(client.post("/api/games", json=body), status, *words)
+                                   words: Sequence[str], code: str) -> None:
+    assert_error(client.post("/api/games", json=body), status, *words, code=code)
     assert client.app.state.games.store.count() == 0
 
 
@@ -200,13 +204,16 @@ START_MOVES = ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
 
 @pytest.mark.parametrize(("fen", "move", "words", "parts"), [
     # White's man, Black's turn: no reason the board names, the legal moves listed
-    (STARTING_FEN, "22-18", ("22-18",), {"reason": "", "legal_moves": START_MOVES}),
-    (STARTING_FEN, "11-19", ("11-19",), {"reason": "", "legal_moves": START_MOVES}),
-    (STARTING_FEN, "eleven", ("eleven",), {}),  # not a move at all
-    (STARTING_FEN, "a2-b3", ("square a2 is a light square",), {}),
-    (TWO_ROUTES_FEN, "2x18", ("2x18",), {"routes": ["2x11x18", "2x9x18"]}),  # ambiguous
+    (STARTING_FEN, "22-18", ("22-18",),
+     {"code": "illegal_move", "reason": "", "legal_moves": START_MOVES}),
+    (STARTING_FEN, "11-19", ("11-19",),
+     {"code": "illegal_move", "reason": "", "legal_moves": START_MOVES}),
+    (STARTING_FEN, "eleven", ("eleven",), {"code": "invalid_move"}),  # not a move at all
+    (STARTING_FEN, "a2-b3", ("square a2 is a light square",), {"code": "invalid_move"}),
+    (TWO_ROUTES_FEN, "2x18", ("2x18",),  # ambiguous
+     {"code": "ambiguous_move", "routes": ["2x11x18", "2x9x18"]}),
     (MULTI_JUMP_FEN, "9-13", ("9-13",),  # the capture is compulsory
-     {"reason": "a capture is compulsory", "legal_moves": ["9x18x27"]}),
+     {"code": "illegal_move", "reason": "a capture is compulsory", "legal_moves": ["9x18x27"]}),
 ])
 def test_a_refused_move_is_a_400_and_changes_nothing(client: TestClient, fen: str, move: str,
                                                       words: Sequence[str],
@@ -215,7 +222,7 @@ def test_a_refused_move_is_a_400_and_changes_nothing(client: TestClient, fen: st
     answer = play(client, game, move)
     assert answer.status_code == 400, answer.text
     body = answer.json()
-    assert body == {"error": body["error"], **parts}  # the parts a page words its own way
+    assert body == {"error": body["error"], **parts}  # the code, and parts a page words its own way
     assert all(word in body["error"] for word in words)
     assert get(client, game) == without_tokens(game)
 
@@ -250,7 +257,7 @@ def test_an_unknown_game_is_a_404(client: TestClient) -> None:
                    client.post("/api/games/g_nope/takeback", headers=token),
                    client.get("/api/games/g_nope/pdn"),
                    client.delete("/api/games/g_nope", headers=token)):
-        assert_error(answer, 404, "g_nope")
+        assert_error(answer, 404, "g_nope", code="game_not_found")
 
 
 def test_the_engine_replies_to_each_move(client: TestClient) -> None:
@@ -282,7 +289,7 @@ def test_a_move_for_the_engines_side_is_refused(client: TestClient) -> None:
 
 def test_takeback_in_engine_mode_goes_back_to_the_humans_turn(client: TestClient) -> None:
     game = new_game(client, mode="engine", human="white", level=1)
-    assert_error(post(client, game, "takeback"), 409, "take back")
+    assert_error(post(client, game, "takeback"), 409, "take back", code="not_allowed_now")
     legal = game["legal_moves"][0]["move"]
     assert len(play(client, game, legal).json()["moves"]) == 3
     answer = post(client, game, "takeback")
@@ -385,12 +392,13 @@ def test_people_claim_a_repetition_rather_than_the_game_ending_by_itself(
         answer = play(client, game, move).json()
     # White's next move would make the third occurrence: White may claim (WCDF), Black not.
     assert answer["can_claim_draw"] is True and answer["turn"] == "white"
-    assert_error(claim(client, game, "black"), 403, "white's turn")
+    assert_error(claim(client, game, "black"), 403, "white's turn", code="not_your_seat")
     answer = play(client, game, SHUFFLE[7]).json()
     # The third occurrence is on the board: nobody claimed, so the game goes on.
     assert answer["outcome"] is None and answer["legal_moves"]
     assert answer["can_claim_draw"] is True
-    assert_error(client.post(f"/api/games/{game['id']}/claim-draw"), 403)  # no token
+    assert_error(client.post(f"/api/games/{game['id']}/claim-draw"), 403,  # no token
+                 code="forbidden")
     over = claim(client, game, "black").json()
     assert over["outcome"] == {"result": "1/2-1/2", "reason": "threefold repetition",
                                "winner": None}
@@ -506,8 +514,21 @@ def test_an_import_keeps_the_games_it_can_read_and_lists_the_errors(client: Test
 
 @pytest.mark.parametrize("text", ["", "hello", '[GameType "20"]\n1. 32-28 *\n'])
 def test_an_import_without_a_game_is_refused(client: TestClient, text: str) -> None:
-    assert_error(client.post("/api/games/import", json={"pdn": text}), 400, "no game")
+    assert_error(client.post("/api/games/import", json={"pdn": text}), 400, "no game",
+                 code="bad_request")
     assert client.app.state.games.store.count() == 0
+
+
+@pytest.mark.parametrize(("method", "path", "status", "code"), [
+    ("GET", "/api/explore", 404, "games_db_not_found"),  # a server without a game database
+    ("GET", "/api/games-db/1", 404, "games_db_not_found"),
+    ("GET", "/api/nothing-here", 404, "not_found"),  # no such route: Starlette's 404
+    ("PUT", "/api/games", 405, "method_not_allowed"),
+    ("GET", "/api/games?limit=0", 422, "invalid_request"),
+])
+def test_every_refusal_has_a_code(client: TestClient, method: str, path: str, status: int,
+                                  code: str) -> None:
+    assert_error(client.request(method, path, headers=ORIGIN), status, code=code)
 
 
 # -- limits, schema, persistence ------------------------------------------------------
@@ -516,7 +537,7 @@ def test_an_import_without_a_game_is_refused(client: TestClient, text: str) -> N
 def test_a_body_over_64_kib_is_refused(client: TestClient) -> None:
     text = "B:W21-32:B1-12 " * 5000
     assert_error(client.post("/api/games", json={"mode": "analysis", "fen": text}), 413,
-                 "limit of 65536")
+                 "limit of 65536", code="too_large")
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: the server counts as it reads
         yield b'{"mode": "analysis", "fen": "'

@@ -82,11 +82,11 @@ def explore(client: TestClient, **query: Any) -> dict[str, Any]:
 
 
 def error(client: TestClient, path: str, status: int, **query: Any) -> str:
-    """The ``error`` of a refused request: a JSON object of one line, no traceback."""
+    """The ``error`` of a refused request: a JSON object of one line and its code, no traceback."""
     answer = client.get(path, params=query)
     assert answer.status_code == status, answer.text
     body = answer.json()
-    assert list(body) == ["error"] and "\n" not in body["error"], body
+    assert list(body) == ["error", "code"] and "\n" not in body["error"], body
     assert "Traceback" not in answer.text
     return str(body["error"])
 

@@ -2,7 +2,7 @@
 
 A thin adapter: each route reads its request, calls the :class:`GameService`
 and turns the answer (or the error) into JSON. Errors are ``4xx`` with
-``{"error": "..."}`` (a refused move adds its parts: :class:`ErrorBody`):
+``{"error": "...", "code": "..."}`` (a refused move adds its parts: :class:`ErrorBody`):
 400 for a move or position the rules refuse, 403 for a
 change without the token of the seat that makes it, 404 for an unknown game,
 409 for a request the game's state forbids, 413 for a body over the limit,
@@ -273,17 +273,18 @@ def _add_error_handlers(app: FastAPI) -> None:
         status = next(_ERROR_STATUS[kind] for kind in type(error).__mro__ if kind in _ERROR_STATUS)
         headers = ({"Retry-After": str(retry_after(error.retry_after))}
                    if isinstance(error, SignInLimitError) else None)
-        return JSONResponse(ErrorBody.of(error), status_code=status, headers=headers)
+        return JSONResponse(ErrorBody.of(error, status=status), status_code=status, headers=headers)
 
     async def validation_error(request: Request, error: Exception) -> Response:
         errors = error.errors() if isinstance(error, RequestValidationError) else []
-        return JSONResponse({"error": first_error(errors)}, status_code=422)
+        return JSONResponse(ErrorBody.of(first_error(errors), status=422),
+                            status_code=422)
 
     async def http_error(request: Request, error: Exception) -> Response:
         if not isinstance(error, HTTPException):  # pragma: no cover - registered for it only
             raise error
-        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code,
-                            headers=error.headers)
+        return JSONResponse(ErrorBody.of(str(error.detail), status=error.status_code),
+                            status_code=error.status_code, headers=error.headers)
 
     for kind in _ERROR_STATUS:
         app.add_exception_handler(kind, service_error)

@@ -47,6 +47,7 @@ import uvicorn
 from h11._connection import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE  # uvicorn's default too
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from doublecorner.web.asgi_errors import code_for_status
 from doublecorner.web.limits import ServerLimits, TrustedProxies
 
 BAD_REQUEST = "the request is not valid HTTP/1.1 (a header such as Content-Length is malformed)"
@@ -64,17 +65,18 @@ _logger = logging.getLogger("uvicorn.error")
 
 def error_response(status: int, message: str, *,
                    headers: tuple[tuple[str, str], ...] = ()) -> bytes:
-    """A whole HTTP/1.1 answer ``status {"error": message}`` that closes the connection.
+    """A whole HTTP/1.1 answer ``status {"error": message, "code": ...}`` (the status's code,
+    as the app's own answers have) that closes the connection.
 
     >>> print(error_response(408, "too slow").decode())  # doctest: +NORMALIZE_WHITESPACE
     HTTP/1.1 408 Request Timeout
     content-type: application/json
     connection: close
-    content-length: 21
+    content-length: 41
     <BLANKLINE>
-    {"error": "too slow"}
+    {"error": "too slow", "code": "too_slow"}
     """
-    body = json.dumps({"error": message}).encode()
+    body = json.dumps({"error": message, "code": code_for_status(status)}).encode()
     lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
              "content-type: application/json", "connection: close",
              f"content-length: {len(body)}",

@@ -20,13 +20,34 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from doublecorner.color import Color
 from doublecorner.db import Exploration, StoredGame
-from doublecorner.errors import AmbiguousMoveError, IllegalMoveError
+from doublecorner.errors import (
+    AmbiguousMoveError,
+    DraughtsError,
+    EngineError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidSquareError,
+    PdnError,
+)
 from doublecorner.web.account_record import AccountRecord, SessionRecord
 from doublecorner.web.accounts import utc_text
+from doublecorner.web.asgi_errors import code_for_status
+from doublecorner.web.explorer import ExplorerNotFoundError, ExplorerReadError
 from doublecorner.web.game_clock import time_left
-from doublecorner.web.games import DrawAction, TakebackAction
+from doublecorner.web.games import (
+    DrawAction,
+    GameForbiddenError,
+    GameLimitError,
+    GameNotFoundError,
+    GameRequestError,
+    GameStateError,
+    TakebackAction,
+)
 from doublecorner.web.record import GameMode, GameRecord
 from doublecorner.web.state import GameState, claimable_draw
+from doublecorner.web.store import StoreError
 
 Side = Literal["black", "white"]
 MAX_MOVE_TEXT = 200  # a path of 9 jumps is 27 characters; more is not a move
@@ -293,10 +314,36 @@ class ImportAnswer(BaseModel):
     errors: list[str] = Field(description="what the reader found wrong: 'line L, column C: ...'")
 
 
+# The code of each kind of error the service raises (docs/web-api.md, "Error codes"); the
+# most specific class wins, and a kind without one takes its status's code.
+ERROR_CODES: dict[type[Exception], str] = {
+    DraughtsError: "invalid_input",
+    IllegalMoveError: "illegal_move",
+    AmbiguousMoveError: "ambiguous_move",
+    InvalidMoveError: "invalid_move",
+    InvalidSquareError: "invalid_square",
+    InvalidFenError: "invalid_fen",
+    InvalidPositionError: "invalid_position",
+    PdnError: "invalid_pdn",
+    EngineError: "engine_unavailable",
+    GameRequestError: "bad_request",
+    GameForbiddenError: "not_your_seat",
+    GameNotFoundError: "game_not_found",
+    GameStateError: "not_allowed_now",
+    GameLimitError: "too_many_games",
+    StoreError: "store_error",
+    ExplorerNotFoundError: "games_db_not_found",
+    ExplorerReadError: "games_db_error",
+}
+
+
 class ErrorBody(BaseModel):
-    """An error; a refused move also says why in parts a page can word its own way."""
+    """An error: its English text, its code, and for a refused move why, in parts a page can
+    word its own way."""
 
     error: str = Field(description="one line naming the input that was refused")
+    code: str = Field(description="what kind of error, in a word that stays the same, for a "
+                                  "client to say it in its own language ('illegal_move')")
     reason: str | None = Field(
         default=None, description="an illegal move: why in a few words, without the position "
                                   "('a capture is compulsory'), or ''")
@@ -307,14 +354,28 @@ class ErrorBody(BaseModel):
                                   "could be")
 
     @classmethod
-    def of(cls, error: Exception) -> dict[str, Any]:
-        """The JSON body for ``error``: with the parts of a refused move where it has them.
+    def of(cls, error: Exception | str, *, status: int) -> dict[str, Any]:
+        """The JSON body for ``error`` (an exception, or the text of an error that is none of
+        the service's), answered with ``status``: its code (its own ``code`` attribute where
+        it has one, else by its class, else by ``status``) and the parts of a refused move
+        where it has them.
 
         >>> ErrorBody.of(IllegalMoveError("illegal move ...", reason="a capture is compulsory",
-        ...                               legal_moves=("15x22",)))
-        {'error': 'illegal move ...', 'reason': 'a capture is compulsory', 'legal_moves': ['15x22']}
+        ...                               legal_moves=("15x22",)), status=400)
+        {'error': 'illegal move ...', 'code': 'illegal_move', 'reason': 'a capture is compulsory', \
+'legal_moves': ['15x22']}
+        >>> ErrorBody.of("no such page", status=404)
+        {'error': 'no such page', 'code': 'not_found'}
+        >>> class TwoCasesError(ValueError):  # a class whose cases a client tells apart
+        ...     code = "second_case"
+        >>> ErrorBody.of(TwoCasesError("the second case"), status=400)["code"]
+        'second_case'
         """
-        body = cls(error=str(error))
+        own = getattr(error, "code", None)  # an error class that tells its cases apart
+        code = own if isinstance(own, str) else next(
+            (ERROR_CODES[kind] for kind in type(error).__mro__ if kind in ERROR_CODES),
+            code_for_status(status))
+        body = cls(error=str(error), code=code)
         if isinstance(error, IllegalMoveError):
             body.reason, body.legal_moves = error.reason, list(error.legal_moves)
         elif isinstance(error, AmbiguousMoveError):
