@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import http.server
+import json
 import os
 import queue
 import re
@@ -947,3 +948,301 @@ def test_a_host_name_that_is_not_allowed_is_refused(browser: Browser, server: st
         assert status == 421
     finally:
         rebound.close()
+
+
+# -- the page in Irish and English --------------------------------------------------
+
+CATALOGUES = Path(__file__).parent.parent / "src" / "doublecorner" / "web" / "static" / "i18n"
+GA = json.loads((CATALOGUES / "ga.json").read_text(encoding="utf-8"))
+EN = json.loads((CATALOGUES / "en.json").read_text(encoding="utf-8"))
+
+# Every text of the page as a reader meets it: each visible element's own text and its
+# aria-label, title, placeholder, aria-valuetext and alt, each option of a visible list, and
+# the document's title. Text marked as not the page's own is left out: names as typed
+# (translate="no", also returned as `names`) and text that says its own language (lang=...:
+# the server's English, each language's name in the picker).
+READ_TEXTS = """() => {
+  const notOwn = (element) => element.closest('[translate="no"], body [lang]') !== null;
+  const shown = (element) => element.checkVisibility({ visibilityProperty: true });
+  const texts = [["title", document.title]];
+  for (const element of document.body.querySelectorAll("*")) {
+    if (element.matches("script, style") || notOwn(element)) continue;
+    const list = element.closest("select");
+    if (!shown(list ?? element)) continue;
+    const where = element.closest("[data-testid]")?.dataset.testid ?? element.tagName.toLowerCase();
+    for (const node of element.childNodes) {
+      if (node.nodeType === Node.TEXT_NODE && node.textContent.trim()) {
+        texts.push([where, node.textContent.trim()]);
+      }
+    }
+    for (const name of ["aria-label", "title", "placeholder", "aria-valuetext", "alt"]) {
+      const value = element.getAttribute(name)?.trim();
+      if (value) texts.push([`${where} [${name}]`, value]);
+    }
+  }
+  const names = [...document.querySelectorAll('[translate="no"]')]
+    .map((element) => element.textContent.trim());
+  return { texts, names };
+}"""
+
+# Dashes, the minus sign, the ellipsis and the middle dot, as re escapes.
+_MARKS = r"\u2212\u2013\u2014\u2026\u00b7"
+# What is data rather than words: numbers, moves and lines of them, times, scores, results,
+# dates, FENs, square names, the arrows' glyphs and punctuation, an input quoted back.
+DATA = [re.compile(pattern) for pattern in (
+    rf"[\d\s.,:/+\-{_MARKS}()x*%]*\d[\d\s.,:/+\-{_MARKS}()x*%]*",
+    r"[BW]:[WB][K\d,-]*:[BW][K\d,-]*",
+    r"[a-h][1-8]",
+    rf"[\s\u00ab\u2039\u203a\u00bb\u2715*{_MARKS}:()]+",
+    r'"[^"]*"',
+)]
+
+
+def _is_words_of(catalogue: dict[str, Any], text: str, names: set[str], depth: int = 0) -> bool:
+    """Whether ``text`` is data, a name as typed, or a message of ``catalogue`` whose
+    placeholders each hold such a text."""
+    text = text.strip()
+    if not text or text in names or any(pattern.fullmatch(text) for pattern in DATA):
+        return True
+    if depth > 3:
+        return False
+    templates = (form for message in catalogue.values()
+                 for form in (message.values() if isinstance(message, dict) else [message]))
+    return any(_fills(template, text, lambda part: _is_words_of(catalogue, part, names, depth + 1))
+               for template in templates)
+
+
+def _fills(template: str, text: str, fits: Any) -> bool:
+    """Whether ``text`` is ``template`` with each placeholder replaced by a text that ``fits``."""
+    literals = re.split(r"\{\w+\}", template)
+    if len(literals) == 1:
+        return text == template
+    if not text.startswith(literals[0]) or not text.endswith(literals[-1]):
+        return False
+
+    def rest(index: int, start: int) -> bool:  # literals[index:] from text[start:]
+        if index == len(literals) - 1:
+            end = len(text) - len(literals[-1])
+            return end >= start and fits(text[start:end])
+        found = text.find(literals[index], start)
+        while found >= 0:
+            if fits(text[start:found]) and rest(index + 1, found + len(literals[index])):
+                return True
+            found = text.find(literals[index], found + 1)
+        return False
+
+    return rest(1, len(literals[0]))
+
+
+def foreign_words(page: Page, catalogue: dict[str, Any]) -> list[tuple[str, str]]:
+    """The texts of the page that are neither the catalogue's messages nor data."""
+    read = page.evaluate(READ_TEXTS)
+    names = set(read["names"])
+    return [(where, text) for where, text in read["texts"]
+            if not _is_words_of(catalogue, text, names)]
+
+
+def start_game(page: Page, mode: str, **fields: str) -> None:
+    """Start a game from the New game dialog (opened if it is not), filling ``fields``."""
+    dialog = page.get_by_test_id("new-game-dialog")
+    if not dialog.is_visible():
+        page.get_by_test_id("new-game").click()
+    page.get_by_test_id(f"mode-{mode}").check()
+    for testid, value in fields.items():
+        field = page.get_by_test_id(testid.replace("_", "-"))
+        if field.evaluate("element => element.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    page.get_by_test_id("start-game").click()
+    expect(dialog).to_be_hidden()
+    idle(page)
+
+
+def test_the_page_in_irish_has_no_word_outside_the_catalogue(page: Page, server: str) -> None:
+    message, status = page.get_by_test_id("message"), page.get_by_test_id("status")
+
+    def check(view: str) -> None:
+        assert foreign_words(page, GA) == [], f"{view}: words that are not the Irish catalogue's"
+
+    page.goto(f"{server}?lang=ga")
+    expect(page.get_by_test_id("new-game-dialog")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "ga")
+    check("the new game dialog")
+
+    start_game(page, "engine", human_color="black", level="1")
+    play(page, 11, 15)
+    expect(move_list(page)).to_have_count(2)
+    expect(message).to_contain_text("D'imir an t-inneall")
+    expect(status).to_have_text("Dubh ar a sheal — do bheartsa")
+    check("a game against the engine")
+    type_move(page, "22-18")
+    expect(message).to_contain_text("Beart neamhdhleathach 22-18. Bearta dleathacha: ")
+    check("an illegal move")
+    square(page, 1).click()
+    expect(message).to_have_text("Níl beart ar bith ag an bpíosa sin.")
+    check("a piece that cannot move")
+
+    page.get_by_test_id("resign").click()
+    expect(status).to_contain_text("Ghéill Dubh.")
+    page.get_by_test_id("analysis-toggle").click()
+    expect(page.get_by_test_id("analysis-lines").locator("li").first).to_be_visible()
+    expect(page.get_by_test_id("analysis-info")).to_contain_text("doimhneacht")
+    check("the end of the game, analysed")
+    page.get_by_test_id("analysis-toggle").click()
+    page.get_by_test_id("nav-first").click()  # the start: the explorer's four games
+    expect(page.get_by_test_id("explorer-game")).to_have_count(4)
+    expect(page.get_by_test_id("explorer-summary")).to_contain_text("Shroich 4 chluiche")
+    check("the opening explorer")
+    page.get_by_test_id("explorer-game").first.click()
+    expect(message).to_contain_text("Osclaíodh cluiche")
+    check("a game of the database")
+
+    page.get_by_test_id("open-setup").click()
+    check("setting up a position")
+    page.get_by_test_id("setup-fen").fill("X:W1")
+    page.get_by_test_id("fen-form").locator("button").click()
+    expect(message).to_contain_text("FEN neamhbhailí")
+    check("a FEN that cannot be read")
+    page.get_by_test_id("setup-cancel").click()
+
+    for testid in ("import-panel", "settings"):
+        page.locator(f'[data-testid="{testid}"] summary').click()
+    page.get_by_test_id("pdn-text").fill("hello")
+    page.get_by_test_id("import-pdn").click()
+    expect(message).to_have_text(GA["import.noGame"])
+    check("the saved games, an import without a game, the board's settings")
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:  # "Delete this game?", in Irish: no
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", answer)
+    page.get_by_test_id("delete-game").first.click()
+    expect(page.get_by_test_id("game-list")).to_be_visible()
+    assert asked == [GA["library.confirmDelete"]]
+
+    start_game(page, "friend", friend_side="black", clock_minutes="5")
+    expect(page.get_by_test_id("invite-panel")).to_be_visible()
+    expect(page.get_by_test_id("clocks")).to_be_visible()
+    check("a friend's game with a clock, and its invite")
+
+    start_game(page, "two-player")
+    play_line(page, "11-15")
+    page.get_by_test_id("offer-draw").click()
+    expect(page.get_by_test_id("accept-draw")).to_have_text("Glacann Dubh leis an gcluiche cothrom")
+    check("a draw offered between two players")
+
+
+def test_the_words_check_sees_english_in_the_irish_page(page: Page, server: str) -> None:
+    page.goto(f"{server}?lang=ga")
+    expect(page.get_by_test_id("new-game-dialog")).to_be_visible()
+    assert foreign_words(page, GA) == []
+    page.evaluate("""() => {
+      const planted = document.createElement("p");
+      planted.textContent = "Black to move";
+      document.querySelector('[data-testid="status"]').after(planted);
+      document.querySelector('[data-testid="flip"]').title = "Flip the board";
+      document.querySelector('[data-testid="level"] option').textContent = "Leibhéal 1 (easy)";
+    }""")
+    assert foreign_words(page, GA) == [("flip [title]", "Flip the board"), ("p", "Black to move"),
+                                       ("level", "Leibhéal 1 (easy)")]
+
+
+def test_the_picker_changes_the_language_without_reloading(page: Page, server: str) -> None:
+    new_game(page, server, "engine", level=1, human="black")  # the browser's language: English
+    play(page, 11, 15)
+    expect(move_list(page)).to_have_count(2)
+    page.evaluate("window.sameVisit = true")
+    picker = page.get_by_test_id("language")
+    assert picker.locator("option").evaluate_all(
+        "options => options.map((option) => [option.value, option.textContent, option.lang])"
+    ) == [["ga", "Gaeilge", "ga"], ["en", "English", "en"]]
+
+    picker.select_option("ga")
+    expect(page.locator("html")).to_have_attribute("lang", "ga")
+    expect(page).to_have_title(GA["page.title"])
+    expect(page.get_by_test_id("status")).to_have_text("Dubh ar a sheal — do bheartsa")
+    expect(page.get_by_test_id("message")).to_contain_text("D'imir an t-inneall")
+    expect(page.get_by_test_id("new-game")).to_have_text("Cluiche nua")
+    expect(square(page, 15)).to_have_attribute("aria-label", "cearnóg 15 (e5), fear dubh")
+    expect(move_list(page)).to_have_count(2)
+    assert page.evaluate("window.sameVisit") is True  # no reload
+    assert foreign_words(page, GA) == []
+
+    page.reload()  # the choice is kept
+    expect(page.get_by_test_id("status")).to_have_text("Dubh ar a sheal — do bheartsa")
+    page.get_by_test_id("language").select_option("en")
+    expect(page.get_by_test_id("status")).to_have_text("Black to move — your move")
+    expect(page).to_have_title(EN["page.title"])
+
+
+@pytest.mark.parametrize(("locale", "stored", "query", "expected"), [
+    ("ga-IE", None, "", "ga"),  # the browser's language
+    ("ga", None, "", "ga"),
+    ("en-US", None, "", "en"),
+    ("fr-FR", None, "", "en"),  # a language the page does not speak: English
+    ("ga-IE", "en", "", "en"),  # the reader's stored choice wins over the browser's
+    ("en-US", "ga", "", "ga"),
+    ("ga-IE", "ga", "?lang=en", "en"),  # the address wins over both, and is kept
+    ("en-US", None, "?lang=ga", "ga"),
+    ("en-US", None, "?lang=xx", "en"),  # an unknown language is no choice
+])
+def test_the_language_of_a_visit(browser: Browser, server: str, locale: str, stored: str | None,
+                                 query: str, expected: str) -> None:
+    context = browser.new_context(locale=locale)
+    if stored:  # chosen on an earlier visit (once: later visits keep what this one chooses)
+        context.add_init_script(f"""if (!sessionStorage.getItem("seeded")) {{
+          localStorage.setItem("doublecorner.language", "{stored}");
+          sessionStorage.setItem("seeded", "yes");
+        }}""")
+    try:
+        page = context.new_page()
+        heading = page.get_by_test_id("new-game-dialog").locator("h2")
+        page.goto(f"{server}{query}")
+        catalogue = GA if expected == "ga" else EN
+        expect(heading).to_have_text(catalogue["newGame.heading"])
+        expect(page.locator("html")).to_have_attribute("lang", expected)
+        expect(page.get_by_test_id("language")).to_have_value(expected)
+        page.goto(server)  # the next visit, without ?lang=
+        expect(heading).to_have_text(catalogue["newGame.heading"])
+    finally:
+        context.close()
+
+
+def test_irish_counts_mutate_the_noun_as_the_number_says(page: Page, server: str) -> None:
+    page.goto(f"{server}?lang=ga")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    counts = [1, 2, 3, 6, 7, 10, 11, 12, 16, 17, 19, 20, 21, 100, 101, 107, 110, 113, 117, 120]
+    said = page.evaluate("""async (counts) => {
+      const { t } = await import("/i18n.js");
+      return counts.map((count) => t("explorer.games", { count }));
+    }""", counts)
+    assert said == ["cluiche amháin", "dhá chluiche", "3 chluiche", "6 chluiche", "7 gcluiche",
+                    "10 gcluiche", "11 chluiche", "12 chluiche", "16 chluiche", "17 gcluiche",
+                    "19 gcluiche", "20 cluiche", "21 cluiche", "100 cluiche", "101 chluiche",
+                    "107 gcluiche", "110 gcluiche", "113 chluiche", "117 gcluiche", "120 cluiche"]
+
+
+def test_a_refusal_is_said_by_its_code_or_else_in_the_servers_words(page: Page,
+                                                                   server: str) -> None:
+    page.goto(f"{server}?lang=ga")
+    start_game(page, "two-player")
+    message = page.get_by_test_id("message")
+
+    def refuse(route: Any) -> None:
+        route.fulfill(status=409, json=answers.pop(0))
+
+    answers = [{"error": "game 'g_1' is over (1-0, resignation)", "code": "not_allowed_now"},
+               {"error": "a refusal of a new kind", "code": "brand_new_kind"}]
+    page.route("**/api/games/*/moves", refuse)
+    type_move(page, "11-15")
+    expect(message).to_have_text(GA["error.notAllowedNow"])
+    page.get_by_test_id("language").select_option("en")  # said again in the new language
+    expect(message).to_have_text(EN["error.notAllowedNow"])
+    page.get_by_test_id("language").select_option("ga")
+    type_move(page, "11-15")
+    expect(message).to_have_text("a refusal of a new kind")
+    expect(message).to_have_attribute("lang", "en")  # the server's English, marked as such
+    assert foreign_words(page, GA) == []

@@ -5,8 +5,10 @@
 // per connection and ends a search, with its `done`, before it starts the next.
 
 import { AnalysisSocket } from "./api.js";
-import { $, make, setMessage } from "./dom.js";
+import { $, inEnglish, make, setMessage } from "./dom.js";
 import { colorName, lineText } from "./geometry.js";
+import { t } from "./i18n.js";
+import { describeError, scoreText } from "./messages.js";
 
 const MAX_LINES = 30;
 const SCORE_SCALE = 250; // hundredths of a man at which the bar is three quarters full
@@ -52,7 +54,7 @@ export class AnalysisPanel {
     this.render();
     this.socket.start(target.fen, target.moves).catch((error) => {
       Object.assign(this, { on: false, searching: false });
-      setMessage(error.message);
+      setMessage(() => describeError(error));
       this.render();
     });
   }
@@ -80,7 +82,7 @@ export class AnalysisPanel {
       this.best = message.bestmove;
     } else if (message.type === "error") {
       Object.assign(this, { on: false, searching: false });
-      setMessage(message.error);
+      setMessage(inEnglish(message.error)); // the stream's errors have no code to word them by
     }
     this.render();
   }
@@ -89,7 +91,7 @@ export class AnalysisPanel {
     const panel = $("analysis-panel");
     panel.hidden = !this.target;
     const toggle = $("analysis-toggle");
-    toggle.textContent = this.on ? "Stop analysis" : "Start analysis";
+    toggle.textContent = this.on ? t("analysis.stop") : t("analysis.start");
     toggle.setAttribute("aria-pressed", String(this.on));
     if (!this.target) return;
     // Lines are shown only with the position they are about.
@@ -101,22 +103,29 @@ export class AnalysisPanel {
     if (latest) {
       const blackCp = this.turn === "black" ? latest.score_cp : -latest.score_cp;
       share = Math.round(50 + 50 * Math.tanh(blackCp / SCORE_SCALE));
-      bar.setAttribute("aria-valuetext", `${side}: ${latest.score}`);
-      $("score-text").textContent = `${side}: ${latest.score}`;
-      const depth = latest.seldepth > latest.depth ? `${latest.depth}/${latest.seldepth}` : `${latest.depth}`;
-      $("analysis-info").textContent = `Scores for ${side}, to move · depth ${depth}`
-        + ` · ${Number(latest.nodes).toLocaleString("en")} nodes`
-        + ` · ${Number(latest.nps).toLocaleString("en")} n/s`
-        + (this.searching ? "" : ` · finished${this.best ? `, best ${this.best}` : ""}`);
+      const score = t("analysis.score", { side, score: scoreText(latest.score) });
+      bar.setAttribute("aria-valuetext", score);
+      $("score-text").textContent = score;
+      const params = {
+        side,
+        depth: latest.seldepth > latest.depth ? `${latest.depth}/${latest.seldepth}` : `${latest.depth}`,
+        nodes: t("analysis.nodes", { count: Number(latest.nodes) }),
+        speed: t("analysis.speed", { nps: Number(latest.nps) }),
+        best: this.best,
+      };
+      const info = this.searching ? "analysis.info" : this.best ? "analysis.infoBest" : "analysis.infoDone";
+      $("analysis-info").textContent = t(info, params);
     } else {
       bar.removeAttribute("aria-valuetext");
-      $("score-text").textContent = this.on && this.searching ? "thinking…" : "";
+      $("score-text").textContent = this.on && this.searching ? t("analysis.thinking") : "";
       $("analysis-info").textContent = "";
     }
     panel.querySelector(".score-fill").style.width = `${share}%`;
     bar.setAttribute("aria-valuenow", String(share));
     $("analysis-lines").replaceChildren(...lines.map((line) => {
-      const item = make("li", { textContent: `${line.score}  ${lineText(this.turn, line.pv ?? [])}` });
+      const item = make("li", {
+        textContent: t("analysis.line", { score: scoreText(line.score), moves: lineText(this.turn, line.pv ?? []) }),
+      });
       item.value = line.depth;
       return item;
     }));

@@ -6,12 +6,18 @@
 import { keepInvite, keepTokens, listedTokens, tokenFor } from "./tokens.js";
 
 export class ApiError extends Error {
-  /** `body`: the error's JSON, with the parts of a refused move (reason, legal_moves, routes). */
-  constructor(message, status, body = null) {
+  /**
+   * `message`: the server's English text; `body`: the error's JSON, with its `code`
+   * (docs/web-api.md, which messages.js words in the reader's language) and the parts
+   * of a refused move (reason, legal_moves, routes). The page's own failures to reach
+   * the server have codes of the page's ("network", "analysis_stream") and no body.
+   */
+  constructor(message, status, body = null, code = body?.code ?? null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.body = body;
+    this.code = typeof code === "string" ? code : null;
   }
 }
 
@@ -26,7 +32,7 @@ async function request(method, path, body, token = null) {
   try {
     response = await fetch(path, options);
   } catch (error) {
-    throw new ApiError(`cannot reach the server (${error.message})`, 0);
+    throw new ApiError(`cannot reach the server (${error.message})`, 0, null, "network");
   }
   if (response.status === 204) return null;
   const text = await response.text();
@@ -37,8 +43,12 @@ async function request(method, path, body, token = null) {
     data = null;
   }
   if (!response.ok) {
-    const message = data?.error ?? (typeof data?.detail === "string" ? data.detail : null)
-      ?? `${method} ${path} failed: ${response.status} ${response.statusText}`;
+    const message = data?.error ?? (typeof data?.detail === "string" ? data.detail : null);
+    if (message === null) {
+      // Not an answer of the API (a proxy's page, say): the status is all there is.
+      throw new ApiError(`${method} ${path} failed: ${response.status} ${response.statusText}`,
+        response.status, data, "http");
+    }
     throw new ApiError(message, response.status, data);
   }
   return data;
@@ -151,7 +161,7 @@ export class AnalysisSocket {
     this.socket = socket;
     this.ready = new Promise((resolve, reject) => {
       socket.addEventListener("open", () => resolve(socket), { once: true });
-      socket.addEventListener("error", () => reject(new ApiError("cannot open the analysis stream", 0)), { once: true });
+      socket.addEventListener("error", () => reject(new ApiError("cannot open the analysis stream", 0, null, "analysis_stream")), { once: true });
     });
     socket.addEventListener("message", (event) => {
       let message;

@@ -8,13 +8,18 @@
 import { AnalysisPanel } from "./analysis.js";
 import { LiveSocket, api } from "./api.js";
 import { BoardView } from "./board.js";
-import { $, escapeHtml, setMessage } from "./dom.js";
+import { $, make, rewordMessage, setMessage, showText } from "./dom.js";
 import { ExplorerPanel, isSameMove } from "./explorer.js";
 import {
   STARTING_FEN, applyMove, colorName, formatFen, movePath, opponent, parseFen, replay,
 } from "./geometry.js";
+import {
+  LANGUAGES, chooseLanguage, chosenLanguage, currentLanguage, onLanguageChange, setLanguage, t,
+} from "./i18n.js";
 import { GameLibrary } from "./library.js";
-import { MESSAGES } from "./messages.js";
+import {
+  MESSAGES, describeError, endingReason, playerName, playersText, refusedMove, scoreText,
+} from "./messages.js";
 import { renderMoveList } from "./movelist.js";
 import { MoveInput } from "./moveinput.js";
 import { SetupEditor } from "./setup.js";
@@ -22,6 +27,9 @@ import { forgetGame, forgetInvite, inviteOf, seatsOf } from "./tokens.js";
 
 const SETTINGS_KEY = "doublecorner.settings";
 const LAST_GAME_KEY = "doublecorner.lastGame";
+
+// Every word below comes from the catalogue: it is loaded before anything is drawn.
+await setLanguage(chosenLanguage());
 
 const state = {
   game: null,
@@ -51,7 +59,7 @@ const explorer = new ExplorerPanel({
 });
 const setup = new SetupEditor({
   changed: () => render(),
-  analyse: (fen) => createGame({ mode: "analysis", fen }).catch((error) => setMessage(error.message)),
+  analyse: (fen) => createGame({ mode: "analysis", fen }).catch((error) => setMessage(() => describeError(error))),
   playFrom: (fen) => openNewGame(fen),
   cancel: () => {
     setup.close();
@@ -94,6 +102,26 @@ for (const [testid, name] of [["coordinates", "coordinates"], ["board-style", "s
     render();
   });
 }
+
+// --- language ----------------------------------------------------------------
+
+const picker = $("language");
+picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
+  const option = make("option", { value: code, textContent: name });
+  option.lang = code; // each language is named in its own
+  return option;
+}));
+picker.value = currentLanguage();
+picker.addEventListener("change", () => chooseLanguage(picker.value));
+
+// The static page is translated by i18n.js; what script wrote is written again.
+onLanguageChange((lang) => {
+  picker.value = lang;
+  render();
+  library.render();
+  rewordMessage();
+  renderNewGameError();
+});
 
 // --- what is shown -----------------------------------------------------------
 
@@ -200,67 +228,77 @@ function renderBoard(hinted = []) {
     targets: live ? input.targets() : [],
     movable: live ? input.movable() : [],
     hinted: live ? hinted : [],
-    label: `Board, ${colorName(position.turn)} to move`,
+    label: t("board.labelToMove", { side: colorName(position.turn) }),
   });
 }
 
-function playerLabel(color) {
+function renderPlayer(element, color) {
   const game = state.game;
   const name = game && game[color] !== "?" ? game[color] : ""; // "?" is PDN for a name not known
-  const parts = [`<span class="swatch ${color}" aria-hidden="true"></span>`,
-    `<span>${colorName(color)}${name ? ` — ${escapeHtml(name)}` : ""}</span>`];
-  if (game && !game.outcome && !setup.isOpen && shownPosition().turn === color) {
-    parts.push('<span class="to-move">(to move)</span>');
+  const swatch = make("span", { className: `swatch ${color}` });
+  swatch.setAttribute("aria-hidden", "true");
+  const label = make("span", { textContent: colorName(color) });
+  if (name) {
+    const named = make("span");
+    showText(named, playerName(name));
+    label.append(t("player.between"), named);
   }
-  return parts.join(" ");
+  const parts = [swatch, label];
+  if (game && !game.outcome && !setup.isOpen && shownPosition().turn === color) {
+    parts.push(make("span", { className: "to-move", textContent: t("player.toMove") }));
+  }
+  element.replaceChildren(...parts.flatMap((part, index) => (index ? [" ", part] : [part])));
 }
 
 function renderPlayers() {
   const bottom = isFlipped() ? "black" : "white";
-  $("player-bottom").innerHTML = playerLabel(bottom);
-  $("player-top").innerHTML = playerLabel(opponent(bottom));
+  renderPlayer($("player-bottom"), bottom);
+  renderPlayer($("player-top"), opponent(bottom));
 }
 
-const REASONS = {
-  "no legal moves": (loser) => `${loser} has no legal moves`,
-  "threefold repetition": () => "draw by threefold repetition",
-  "forty-move rule": () => "draw by the 40-move rule",
-  resignation: (loser) => `${loser} resigned`,
-  "draw agreed": () => "draw agreed",
-};
+/** The headline of the status for a game going on: whose move, and whose that is for this browser. */
+function turnHeadline(game) {
+  const side = colorName(game.turn);
+  if (game.mode === "engine") return t(game.turn === game.human ? "status.yourMove" : "status.enginesMove", { side });
+  if (game.mode === "friend" && friendSide()) {
+    return t(game.turn === friendSide() ? "status.yourMove" : "status.friendsMove", { side });
+  }
+  return t("status.toMove", { side });
+}
 
+/** The status: a headline and a detail (a string of the catalogue's, or the server's words). */
 function statusText() {
   const game = state.game;
-  if (setup.isOpen) return ["Setting up a position", `${colorName(setup.position.turn)} to move`];
-  if (!game) return ["No game yet", "Start a new game, open a saved one, or set up a position."];
+  if (setup.isOpen) return [t("status.setup"), t("status.toMove", { side: colorName(setup.position.turn) })];
+  if (!game) return [t("status.noGame"), t("status.noGameHint")];
   let headline;
   let detail = "";
   if (game.outcome) {
     const { winner, result } = game.outcome;
-    const reason = REASONS[game.outcome.reason]?.(winner ? colorName(opponent(winner)) : null)
-      ?? game.outcome.reason;
-    headline = `Game over: ${winner ? `${colorName(winner)} wins` : "Draw"} (${result})`;
-    detail = `${reason[0].toUpperCase()}${reason.slice(1)}.`;
+    headline = winner ? t("status.won", { winner: colorName(winner), result }) : t("status.drawn", { result });
+    detail = endingReason(game.outcome.reason, winner ? opponent(winner) : null);
   } else if (state.busy && game.mode === "engine") {
-    headline = "The engine is thinking…";
+    headline = t("status.engineThinking");
   } else {
-    headline = `${colorName(game.turn)} to move`;
-    if (game.mode === "engine") headline += game.turn === game.human ? " — your move" : " — the engine's move";
-    if (game.mode === "friend" && friendSide()) {
-      headline += game.turn === friendSide() ? " — your move" : " — your friend's move";
-    }
-    if (game.must_capture.length) detail = "A capture is compulsory: the ringed pieces must jump.";
-    if (game.draw_offer) detail = `${colorName(game.draw_offer)} offers a draw.`;
-    if (game.takeback_request) detail = `${colorName(game.takeback_request)} asks to take back a move.`;
+    headline = turnHeadline(game);
+    if (game.must_capture.length) detail = t("status.mustCapture");
+    if (game.draw_offer) detail = t("status.drawOffered", { side: colorName(game.draw_offer) });
+    if (game.takeback_request) detail = t("status.takebackAsked", { side: colorName(game.takeback_request) });
   }
-  if (!isLive()) detail = `Looking at move ${state.viewPly} of ${game.ply}; go to the last move to play.`;
+  if (!isLive()) detail = t("status.lookingBack", { ply: state.viewPly, total: game.ply });
   return [headline, detail];
 }
 
 function renderStatus() {
   const status = $("status");
   const [headline, detail] = statusText();
-  status.innerHTML = escapeHtml(headline) + (detail ? `<span class="detail">${escapeHtml(detail)}</span>` : "");
+  const parts = [headline];
+  if (detail) {
+    const element = make("span", { className: "detail" });
+    showText(element, detail);
+    parts.push(element);
+  }
+  status.replaceChildren(...parts);
   status.dataset.over = String(Boolean(state.game?.outcome && !setup.isOpen));
 }
 
@@ -274,7 +312,7 @@ function renderActions() {
   const canAnswerTakeback = Boolean(asked && friendSide() && asked !== friendSide());
   $("takeback").disabled = !(game && game.ply > 0 && idle && !asked);
   $("takeback").hidden = canAnswerTakeback;
-  $("takeback").textContent = friend ? "Ask to take back" : "Take back";
+  $("takeback").textContent = friend ? t("actions.askTakeback") : t("actions.takeback");
   $("accept-takeback").hidden = !canAnswerTakeback;
   $("decline-takeback").hidden = !canAnswerTakeback;
   for (const testid of ["accept-takeback", "decline-takeback"]) $(testid).disabled = !idle;
@@ -284,16 +322,18 @@ function renderActions() {
   $("offer-draw").hidden = Boolean(offer) || game?.mode === "analysis";
   $("accept-draw").hidden = !canAnswerOffer;
   $("decline-draw").hidden = !canAnswerOffer;
-  if (offer) $("accept-draw").textContent = `${colorName(opponent(offer))} accepts the draw`;
+  if (offer) $("accept-draw").textContent = t("actions.acceptDraw", { side: colorName(opponent(offer)) });
   // A draw by repetition or the 40-move rule ends a game only when the side to move
   // claims it; the button shows where this browser holds that side's seat.
   const canClaim = Boolean(playing && game.can_claim_draw && seatFor(game.turn));
   $("claim-draw").hidden = !canClaim;
   $("claim-draw").disabled = !idle;
-  $("claim-draw").textContent = canClaim && game.mode === "two-player" ? `${colorName(game.turn)} claims a draw` : "Claim a draw";
+  $("claim-draw").textContent = canClaim && game.mode === "two-player"
+    ? t("actions.sideClaimsDraw", { side: colorName(game.turn) }) : t("actions.claimDraw");
   $("resign").disabled = !(playing && idle);
   $("resign").hidden = game?.mode === "analysis";
-  $("resign").textContent = playing && game.mode === "two-player" ? `${colorName(game.turn)} resigns` : "Resign";
+  $("resign").textContent = playing && game.mode === "two-player"
+    ? t("actions.sideResigns", { side: colorName(game.turn) }) : t("actions.resign");
   const invite = game?.mode === "friend" ? inviteOf(game.id) : null;
   $("invite-panel").hidden = !invite || setup.isOpen;
   if (invite) $("invite-link").value = new URL(invite, location.href).href;
@@ -331,7 +371,7 @@ function renderClocks() {
     const running = clock.running === side;
     const left = clock[side] - (running ? elapsed : 0);
     const element = $(`clock-${side}`);
-    element.textContent = `${colorName(side)} ${clockText(left)}`;
+    element.textContent = t("clock.side", { side: colorName(side), time: clockText(left) });
     element.dataset.running = String(running);
     if (running && left <= 0 && !state.clockAsked) {
       state.clockAsked = true; // the server says whether the flag fell
@@ -370,7 +410,7 @@ function activate(square) {
     return;
   }
   if (!canMove()) {
-    if (state.game && !isLive()) setMessage("You are looking at an earlier move: go to the last move to play.", "info");
+    if (state.game && !isLive()) setMessage(() => t("move.lookingBack"), "info");
     return;
   }
   const result = input.click(square);
@@ -380,33 +420,27 @@ function activate(square) {
   }
   let hinted = [];
   if (result.kind === "ambiguous") {
-    setMessage(`Several captures end there (${result.moves.join(", ")}): `
-      + "click the squares of the jumps one by one.", "info");
+    setMessage(() => t("move.severalEndThere", { moves: result.moves.join(", ") }), "info");
   } else if (result.kind === "select" || result.kind === "step") {
     setMessage("");
   } else if (shownPosition().pieces.has(square) && !input.canSelect(square)) {
     // A piece that cannot move: say why, and ring the pieces that can.
-    setMessage(whyNoMove(square), "info");
+    const why = whyNoMove(square);
+    setMessage(why, "info");
     hinted = input.movable();
   }
   renderBoard(hinted);
 }
 
-/** Why the piece on `square` cannot move now (the side to move can: canMove()). */
+/** Why the piece on `square` cannot move now (the side to move can: canMove()), as a function
+ * that words it. */
 function whyNoMove(square) {
   const game = state.game;
   const piece = shownPosition().pieces.get(square);
-  if (piece.color !== game.turn) return MESSAGES.notTheSideToMove(colorName(game.turn), colorName(piece.color));
-  if (game.must_capture.length) return MESSAGES.captureIsCompulsory(game.legal_moves.map((entry) => entry.move));
-  return MESSAGES.pieceHasNoMove();
-}
-
-/** A move the server refused, in words: the server's own message quotes the position's FEN. */
-function refusedMove(move, error) {
-  const body = error.body ?? {};
-  if (Array.isArray(body.legal_moves)) return MESSAGES.illegalMove(move, body.reason, body.legal_moves);
-  if (Array.isArray(body.routes)) return MESSAGES.ambiguousMove(move, body.routes);
-  return error.message;
+  if (piece.color !== game.turn) return () => MESSAGES.notTheSideToMove(game.turn, piece.color);
+  const captures = game.legal_moves.map((entry) => entry.move);
+  if (game.must_capture.length) return () => MESSAGES.captureIsCompulsory(captures);
+  return () => MESSAGES.pieceHasNoMove();
 }
 
 function drop(from, to) {
@@ -426,15 +460,16 @@ function submitMove(move) {
   if (entry) state.pending = { move: entry.move, position: applyMove(parseFen(game.fen), entry.path) };
   return request(() => api.move(game.id, move, seatFor(game.turn)), (answer) => {
     const reply = answer.engine_reply;
-    setMessage(reply ? `The engine played ${reply.move} (depth ${reply.depth}, score ${reply.score} for the engine).` : "", "info");
-  }, (error) => refusedMove(move, error));
+    setMessage(reply ? () => t("engine.replied", { move: reply.move, depth: reply.depth, score: scoreText(reply.score) })
+      : "", "info");
+  }, (error) => refusedMove(move, error, game.turn));
 }
 
 /**
  * Run one request to the server with the page marked busy, then show the game it returns;
  * `describe` words a refusal.
  */
-async function request(call, after = null, describe = (error) => error.message) {
+async function request(call, after = null, describe = (error) => describeError(error)) {
   state.busy = true;
   input.reset();
   render();
@@ -447,7 +482,7 @@ async function request(call, after = null, describe = (error) => error.message) 
   } catch (error) {
     state.pending = null;
     state.busy = false;
-    setMessage(describe(error));
+    setMessage(() => describe(error));
     render();
   }
 }
@@ -488,12 +523,12 @@ function goTo(ply) {
 function receiveLive(message) {
   if (message.type !== "game" || message.game.id !== state.game?.id) return;
   if (message.event === "deleted") {
-    setMessage("This game has been deleted.");
+    setMessage(() => t("live.deleted"));
     return;
   }
   if (message.event === "joined") {
     forgetInvite(message.game.id);
-    setMessage("Your friend has joined.", "info");
+    setMessage(() => t("live.joined"), "info");
   }
   // While a request of ours is on its way its answer will show the game.
   if (!state.busy) showGame(message.game);
@@ -512,9 +547,9 @@ function playFromExplorer(text) {
   if (next && isSameMove(text, next)) {
     goTo(shownPly() + 1);
   } else if (!isLive()) {
-    setMessage("You are looking at an earlier move: go to the last move to play.", "info");
+    setMessage(() => t("move.lookingBack"), "info");
   } else if (!state.busy) {
-    setMessage(game.outcome ? "The game is over: no move can be played." : "It is not your move.", "info");
+    setMessage(() => (game.outcome ? t("move.gameOver") : t("move.notYourMove")), "info");
   }
 }
 
@@ -532,9 +567,7 @@ function openStoredGame(id) {
   }, (game) => {
     const ply = state.positions.findIndex((position) => formatFen(position) === fen);
     if (ply >= 0) goTo(ply);
-    const players = `${game.black} – ${game.white}`;
-    setMessage(`Opened game ${id} of the database (${players}): step through it with the moves list `
-      + "or the arrows.", "info");
+    setMessage(() => t("explorer.opened", { id: String(id), players: playersText(game.black, game.white) }), "info");
   });
 }
 
@@ -544,7 +577,7 @@ async function openGame(id) {
     setMessage("");
     showGame(game);
   } catch (error) {
-    setMessage(error.message);
+    setMessage(() => describeError(error));
     if (error.status === 404 && localStorage.getItem(LAST_GAME_KEY) === id) localStorage.removeItem(LAST_GAME_KEY);
   }
 }
@@ -555,16 +588,16 @@ $("takeback").addEventListener("click", () => {
   const game = state.game;
   if (game.mode === "friend") {
     request(() => api.takeback(game.id, friendSide(), "ask"),
-      () => setMessage("You asked to take back your last move.", "info"));
+      () => setMessage(() => t("takeback.asked"), "info"));
     return;
   }
-  request(() => api.takeback(game.id, anySeat()), () => setMessage("Move taken back.", "info"));
+  request(() => api.takeback(game.id, anySeat()), () => setMessage(() => t("takeback.done"), "info"));
 });
 
 for (const action of ["accept", "decline"]) {
   $(`${action}-takeback`).addEventListener("click", () => {
     request(() => api.takeback(state.game.id, friendSide(), action),
-      () => setMessage(action === "accept" ? "Move taken back." : "Takeback refused.", "info"));
+      () => setMessage(() => (action === "accept" ? t("takeback.done") : t("takeback.refused")), "info"));
   });
 }
 
@@ -572,9 +605,9 @@ $("copy-invite").addEventListener("click", async () => {
   $("invite-link").select();
   try {
     await navigator.clipboard.writeText($("invite-link").value);
-    setMessage("Invite link copied.", "info");
+    setMessage(() => t("invite.copied"), "info");
   } catch {
-    setMessage("Copy the selected link by hand.", "info");
+    setMessage(() => t("invite.copyByHand"), "info");
   }
 });
 
@@ -582,7 +615,7 @@ $("offer-draw").addEventListener("click", () => {
   const game = state.game;
   request(() => api.draw(game.id, seatFor(humanSide()), "offer"), (answer) => {
     if (game.mode !== "engine") setMessage("");
-    else setMessage(answer.outcome ? "The engine accepts the draw." : "The engine declines the draw.", "info");
+    else setMessage(() => (answer.outcome ? t("engine.acceptsDraw") : t("engine.declinesDraw")), "info");
   });
 });
 
@@ -642,8 +675,15 @@ $("open-setup").addEventListener("click", () => {
 const dialog = $("new-game-dialog");
 const newGameForm = $("new-game-form");
 
+let newGameError = null; // the server's refusal of the dialog's game, while it is shown
+
+function renderNewGameError() {
+  showText($("new-game-error"), newGameError ? describeError(newGameError) : "");
+}
+
 function openNewGame(fen = "") {
-  $("new-game-error").textContent = "";
+  newGameError = null;
+  renderNewGameError();
   newGameForm.elements.fen.value = fen;
   syncNewGameForm();
   dialog.showModal();
@@ -658,7 +698,7 @@ async function createGame(options) {
   const game = await api.createGame(options);
   showGame(game);
   const reply = game.engine_reply;
-  setMessage(reply ? `The engine played ${reply.move}.` : "", "info");
+  setMessage(reply ? () => t("engine.played", { move: reply.move }) : "", "info");
 }
 
 newGameForm.addEventListener("change", syncNewGameForm);
@@ -686,7 +726,8 @@ newGameForm.addEventListener("submit", async (event) => {
     await createGame(options);
     dialog.close();
   } catch (error) {
-    $("new-game-error").textContent = error.message;
+    newGameError = error;
+    renderNewGameError();
   } finally {
     startButton.disabled = false;
   }
@@ -708,11 +749,11 @@ async function joinFromHash() {
   try {
     const game = await api.join(id, secret);
     showGame(game);
-    setMessage(`You joined the game: you play ${colorName(friendSide())}.`, "info");
+    const side = friendSide();
+    setMessage(() => t("invite.joined", { side: colorName(side) }), "info");
   } catch (error) {
     await openGame(id);
-    setMessage(error.status === 403 ? "This invite link has been used already, or is not valid: "
-      + "you can watch the game, not play in it." : error.message);
+    setMessage(() => (error.status === 403 ? t("invite.used") : describeError(error)));
   }
   return true;
 }

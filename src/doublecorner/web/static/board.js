@@ -7,7 +7,8 @@
 // capture. Every mark lets the pointer through to the square under it, so a
 // click anywhere in a square reaches that square.
 
-import { SQUARES, algebraic, colorName, rowFile, squareAt } from "./geometry.js";
+import { SQUARES, algebraic, rowFile, squareAt } from "./geometry.js";
+import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const SQUARE_SIZE = 45;
@@ -77,9 +78,21 @@ export function pieceElement(piece, cx, cy, palette) {
   return group;
 }
 
+const PIECE_NAMES = {
+  black: { man: "piece.blackMan", king: "piece.blackKing" },
+  white: { man: "piece.whiteMan", king: "piece.whiteKing" },
+};
+
 function describePiece(piece) {
-  if (!piece) return "empty";
-  return `${colorName(piece.color)} ${piece.king ? "king" : "man"}`;
+  if (!piece) return t("piece.none");
+  return t(PIECE_NAMES[piece.color][piece.king ? "king" : "man"]);
+}
+
+/** A square's accessible name: its number and name, what is on it, and what a click does. */
+function describeSquare(square, piece, { target, selected }) {
+  const params = { square, name: algebraic(square), content: describePiece(piece) };
+  if (target) return t("board.squareTarget", params);
+  return t(selected ? "board.squareSelected" : "board.square", params);
 }
 
 export class BoardView {
@@ -93,7 +106,7 @@ export class BoardView {
     this.state = null;
     this.focusSquare = 22;
     this.press = null;
-    this.svg = element("svg", { class: "board", role: "group", "aria-label": "Board" });
+    this.svg = element("svg", { class: "board", role: "group", "aria-label": t("board.label") });
     container.replaceChildren(this.svg);
     this.svg.addEventListener("pointerdown", (event) => this.pointerDown(event));
     this.svg.addEventListener("pointermove", (event) => this.pointerMove(event));
@@ -140,7 +153,7 @@ export class BoardView {
     const svg = this.svg;
     svg.replaceChildren();
     svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
-    svg.setAttribute("aria-label", state.label ?? "Board");
+    svg.setAttribute("aria-label", state.label ?? t("board.label"));
     svg.classList.toggle("flipped", Boolean(state.flipped));
     svg.dataset.style = state.style;
     svg.dataset.coordinates = state.coordinates;
@@ -177,8 +190,8 @@ export class BoardView {
       svg.append(element("rect", {
         class: classes.join(" "), "data-square": square, x, y, width: SQUARE_SIZE, height: SQUARE_SIZE,
         fill: palette.playing, tabindex: square === this.focusSquare ? 0 : -1, role: "button",
-        "aria-label": `square ${square} (${algebraic(square)}), ${describePiece(pieces.get(square))}`
-          + (targets.has(square) ? ", move here" : "") + (square === state.selected ? ", selected" : ""),
+        "aria-label": describeSquare(square, pieces.get(square),
+          { target: targets.has(square), selected: square === state.selected }),
       }));
     }
 

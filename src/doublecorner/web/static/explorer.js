@@ -9,8 +9,10 @@
 // started without `--games-db` answers 404: the panel then stays hidden.
 
 import { api } from "./api.js";
-import { $, escapeHtml, make, setMessage } from "./dom.js";
+import { $, make, setMessage, showText, verbatim } from "./dom.js";
 import { colorName, movePath } from "./geometry.js";
+import { formatNumber, t } from "./i18n.js";
+import { describeError, playersElement } from "./messages.js";
 
 const TOP_GAMES = 10;
 const KEPT_ANSWERS = 500;
@@ -55,7 +57,7 @@ export class ExplorerPanel {
       if (this.fen === fen) this.found = found;
     } catch (error) {
       if (error.status === 404) this.available = false;
-      else if (this.fen === fen) setMessage(`Explorer: ${error.message}`);
+      else if (this.fen === fen) setMessage(() => explorerError(error));
     }
     this.render();
   }
@@ -66,12 +68,14 @@ export class ExplorerPanel {
     if (panel.hidden) return;
     const found = this.found;
     panel.dataset.fen = found?.fen ?? "";
-    let summary = "Looking the position up…";
+    let summary = t("explorer.lookingUp");
     if (found) {
-      const games = `${found.games.toLocaleString("en")} ${found.games === 1 ? "game" : "games"}`;
-      summary = found.games === 0 ? "No game of the database reached this position."
-        : `${games} reached this position, ${colorName(found.fen.startsWith("W") ? "white" : "black")} to move`
-          + (found.moves.length ? " (bars: Black wins, draws, White wins)." : ".");
+      const params = {
+        games: t("explorer.games", { count: found.games }),
+        side: colorName(found.fen.startsWith("W") ? "white" : "black"),
+      };
+      if (found.games === 0) summary = t("explorer.none");
+      else summary = t(found.moves.length ? "explorer.reachedWithBars" : "explorer.reached", params);
     }
     $("explorer-summary").textContent = summary;
     $("explorer-moves").replaceChildren(...(found?.moves ?? []).map((move) => this.moveItem(move)));
@@ -83,14 +87,13 @@ export class ExplorerPanel {
     const button = make("button", { type: "button", className: "explorer-move" });
     button.dataset.testid = "explorer-move";
     button.dataset.move = stats.move;
-    const counts = [["black", stats.black_wins, "Black wins"], ["draw", stats.draws, "draws"],
-      ["white", stats.white_wins, "White wins"]];
+    const counts = [["black", stats.black_wins], ["draw", stats.draws], ["white", stats.white_wins]];
     const decided = stats.black_wins + stats.draws + stats.white_wins;
-    const description = counts.map(([, count, name]) => `${name} ${count}`).join(", ");
+    const description = t("explorer.results", { black: stats.black_wins, draws: stats.draws, white: stats.white_wins });
     const bar = make("span", { className: "wdl" });
     bar.setAttribute("role", "img");
     bar.setAttribute("aria-label", description);
-    if (!decided) bar.append(make("span", { className: "wdl-none", textContent: "no result" }));
+    if (!decided) bar.append(make("span", { className: "wdl-none", textContent: t("explorer.noResult") }));
     for (const [kind, count] of counts) {
       if (!count) continue;
       const share = count / decided;
@@ -100,10 +103,11 @@ export class ExplorerPanel {
       segment.style.width = `${100 * share}%`;
       bar.append(segment);
     }
-    button.innerHTML = `<span class="explorer-move-text">${escapeHtml(stats.move)}</span>`
-      + `<span class="explorer-count">${escapeHtml(stats.games.toLocaleString("en"))}</span>`;
-    button.append(bar);
-    button.title = `Play ${stats.move}: ${stats.games} ${stats.games === 1 ? "game" : "games"}, ${description}`;
+    button.append(make("span", { className: "explorer-move-text", textContent: stats.move }),
+      make("span", { className: "explorer-count", textContent: formatNumber(stats.games) }), bar);
+    button.title = t("explorer.play", {
+      move: stats.move, games: t("explorer.games", { count: stats.games }), results: description,
+    });
     button.addEventListener("click", () => this.handlers.play(stats.move));
     const item = make("li");
     item.append(button);
@@ -116,11 +120,18 @@ export class ExplorerPanel {
     const open = make("button", { type: "button", className: "open" });
     open.dataset.testid = "explorer-game";
     const details = [game.result, game.date, game.event].filter((part) => !/^[?.\s-]*$/.test(part));
-    open.innerHTML = `<span>${escapeHtml(game.black)} – ${escapeHtml(game.white)}</span>`
-      + `<small>${escapeHtml(details.join(" · "))}</small>`;
-    open.title = "Open this game on the board";
+    const small = make("small");
+    showText(small, verbatim(details.join(" · "))); // dates and events as the records give them
+    open.append(playersElement(game.black, game.white), small);
+    open.title = t("explorer.open");
     open.addEventListener("click", () => this.handlers.open(game.id));
     item.append(open);
     return item;
   }
+}
+
+/** An error of the explorer, said as the explorer's. */
+function explorerError(error) {
+  const said = describeError(error);
+  return typeof said === "string" ? t("explorer.error", { error: said }) : said;
 }

@@ -5,6 +5,8 @@
 // what the server sent and replays moves the server already accepted, so that
 // the move list can show earlier positions without asking again.
 
+import { t } from "./i18n.js";
+
 export const SQUARES = Array.from({ length: 32 }, (_, index) => index + 1);
 export const STARTING_FEN = "B:W21-32:B1-12";
 export const COLORS = ["black", "white"];
@@ -32,9 +34,19 @@ export function opponent(color) {
   return color === "black" ? "white" : "black";
 }
 
-/** Capitalised colour name for sentences. */
+/** A side's name, as it stands in sentences ("Black", "Dubh"). */
 export function colorName(color) {
-  return color === "black" ? "Black" : "White";
+  return color === "black" ? t("color.black") : t("color.white");
+}
+
+/** A FEN the page cannot read: `key` and `params` word it in the reader's language. */
+export class FenError extends Error {
+  constructor(key, params) {
+    super(`${key} ${JSON.stringify(params)}`);
+    this.name = "FenError";
+    this.key = key;
+    this.params = params;
+  }
 }
 
 /** A position: whose turn, and a Map square -> {color, king}. */
@@ -46,23 +58,23 @@ export function parseFen(text) {
   const fields = body.split(":").map((field) => field.trim());
   const turnLetter = fields[0].toUpperCase();
   if (turnLetter !== "B" && turnLetter !== "W") {
-    throw new Error(`invalid FEN ${JSON.stringify(text)}: it must start with B: or W:`);
+    throw new FenError("fen.badTurn", { fen: JSON.stringify(text) });
   }
   const pieces = new Map();
   for (const field of fields.slice(1)) {
     const side = field.slice(0, 1).toUpperCase();
     if (side !== "B" && side !== "W") {
-      throw new Error(`invalid FEN ${JSON.stringify(text)}: field ${JSON.stringify(field)} should start with W or B`);
+      throw new FenError("fen.badField", { fen: JSON.stringify(text), field: JSON.stringify(field) });
     }
     const color = side === "B" ? "black" : "white";
     for (const token of field.slice(1).split(",").map((part) => part.trim()).filter(Boolean)) {
       const match = /^(K?)(\d+)(?:-(K?)(\d+))?$/i.exec(token);
-      if (!match) throw new Error(`invalid FEN ${JSON.stringify(text)}: cannot read ${JSON.stringify(token)}`);
+      if (!match) throw new FenError("fen.badToken", { fen: JSON.stringify(text), token: JSON.stringify(token) });
       const king = Boolean(match[1] || match[3]);
       const first = Number(match[2]);
       const last = match[4] ? Number(match[4]) : first;
       if (first < 1 || last > 32 || first > last) {
-        throw new Error(`invalid FEN ${JSON.stringify(text)}: ${JSON.stringify(token)} is not in 1-32`);
+        throw new FenError("fen.badSquare", { fen: JSON.stringify(text), token: JSON.stringify(token) });
       }
       for (let square = first; square <= last; square += 1) pieces.set(square, { color, king });
     }

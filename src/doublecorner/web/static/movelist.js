@@ -2,6 +2,7 @@
 
 import { make } from "./dom.js";
 import { numberedRows } from "./geometry.js";
+import { t } from "./i18n.js";
 
 /**
  * Fill `list` (an <ol>) with `moves`, the first made by `firstTurn`; the move
@@ -25,7 +26,7 @@ export function renderMoveList(list, { moves, firstTurn, current, result, goTo }
     if (row.white !== null) item.append(moveButton(row.white));
     return item;
   });
-  if (!moves.length) items.push(make("li", { className: "empty", textContent: "No moves yet." }));
+  if (!moves.length) items.push(make("li", { className: "empty", textContent: t("moves.none") }));
   if (result) {
     const item = make("li", { className: "result", textContent: result });
     item.dataset.testid = "result";

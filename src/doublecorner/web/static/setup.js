@@ -1,6 +1,7 @@
 // The position editor: pieces placed on the board by clicks, or a FEN pasted.
 
 import { $, setMessage } from "./dom.js";
+import { describeError } from "./messages.js";
 import { STARTING_FEN, formatFen, parseFen } from "./geometry.js";
 
 export class SetupEditor {
@@ -26,7 +27,7 @@ export class SetupEditor {
           this.position = parseFen($("setup-fen").value);
           setMessage("");
         } catch (error) {
-          setMessage(error.message);
+          setMessage(() => describeError(error));
         }
       });
     });
