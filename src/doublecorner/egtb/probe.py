@@ -46,7 +46,7 @@ from doublecorner.position import Position
 if TYPE_CHECKING:
     from doublecorner.egtb.dtz import DtzProber
 
-# The most pieces of the tables that are loaded for play and analysis (with
+# The most pieces of the tables that play and analysis use (open_tables, or
 # load_tables(lazy_dtc=True)); missing slices are simply not probed.
 LOADED_PIECES = 6
 # Tables from open_tables read a slice once a search's root is at most this many
