@@ -137,7 +137,7 @@ def move(browser: TestClient, game: dict[str, Any], text: str,
 def test_a_sign_up_signs_the_browser_in_with_a_session_cookie(server: Server) -> None:
     browser = server.browser(**{"User-Agent": "Firefox/140"})
     assert whoami(browser) is None
-    assert_error(browser.get("/api/account"), 401, "sign in")
+    assert_error(browser.get("/api/account"), 401, "sign in", code="not_signed_in")
     answer = sign_up(browser, "Ann_1")
     assert answer.status_code == 201, answer.text
     assert answer.json()["username"] == "Ann_1" and answer.json()["claimed_games"] == 0
@@ -191,13 +191,13 @@ def test_a_trusted_proxys_https_makes_the_cookie_secure(tmp_path: Path, trusted:
     ("Anonymous", "reserved"), ("human", "reserved"), ("doublecorner", "reserved")])
 def test_usernames_follow_the_rules(server: Server, username: str, words: str) -> None:
     browser = server.browser()
-    assert_error(sign_up(browser, username), 400, words)
+    assert_error(sign_up(browser, username), 400, words, code="invalid_username")
     assert whoami(browser) is None
 
 
 def test_a_username_is_unique_ignoring_case_and_shown_as_typed(server: Server) -> None:
     assert whoami(signed_up(server, "Ann-Lee_3")) == "Ann-Lee_3"
-    assert_error(sign_up(server.browser(), "ann-lee_3"), 409, "taken")
+    assert_error(sign_up(server.browser(), "ann-lee_3"), 409, "taken", code="username_taken")
     assert whoami(signed_up(server, "Bob")) == "Bob"
     assert sign_in(server.browser(), "ANN-LEE_3").json()["username"] == "Ann-Lee_3"
 
@@ -206,7 +206,8 @@ def test_a_username_is_unique_ignoring_case_and_shown_as_typed(server: Server) -
 def test_a_password_has_8_to_256_characters(server: Server, password: str) -> None:
     browser = server.browser()
     answer = sign_up(browser, "Ann", password)
-    assert_error(answer, 400, "8 to 256 characters", f"not {len(password)}")
+    assert_error(answer, 400, "8 to 256 characters", f"not {len(password)}",
+                 code="invalid_password")
     assert password not in answer.text
     assert server.store.account_named("Ann") is None
 
@@ -240,7 +241,7 @@ def test_no_such_user_and_a_wrong_password_get_the_same_answer_after_the_same_wo
         after_wrong = list(checks)
         nobody = sign_in(browser, "Nobody", "not the password")
         assert (wrong.status_code, wrong.json()) == (nobody.status_code, nobody.json())
-        assert_error(wrong, 401, "wrong username or password")
+        assert_error(wrong, 401, "wrong username or password", code="wrong_credentials")
         # One Argon2id check each, with the same parameters: the unknown name is checked
         # against a dummy hash rather than answered at once.
         assert len(after_wrong) == 1 and checks == [after_wrong[0], after_wrong[0]]
@@ -272,7 +273,7 @@ def test_sign_in_attempts_are_limited_per_address(server: Server) -> None:
     names = [f"user{n}" for n in range(10)]  # not one account: the address is what counts
     assert [sign_in(browser, name).status_code for name in names] == [401] * 10
     refused = sign_in(browser, "Ann")
-    assert_error(refused, 429, "from this address")
+    assert_error(refused, 429, "from this address", code="too_many_attempts")
     assert refused.headers["Retry-After"] == "6"  # 10 a minute: one every 6 s
     assert_error(sign_up(browser, "Newcomer"), 429)  # sign-ups count too
     assert sign_in(server.browser("192.0.2.2"), "Ann").status_code == 200  # another address
@@ -291,7 +292,7 @@ def test_sign_in_attempts_are_limited_per_account_with_a_growing_lock(server: Se
     # Five failures, each from another address: the fifth locks the name for a minute.
     assert [attempt().status_code for _ in range(5)] == [401] * 5
     locked = attempt(PASSWORD)  # even the right password waits
-    assert_error(locked, 429, "for this account")
+    assert_error(locked, 429, "for this account", code="too_many_attempts")
     assert locked.headers["Retry-After"] == "60"
     assert attempt(name="Bob").status_code == 401  # other names are not held up
     server.clocks.monotonic += 60
@@ -341,7 +342,8 @@ def test_sessions_are_listed_and_revoked(server: Server) -> None:
     answer = second.get("/api/account")
     assert_error(answer, 401)
     assert cookie_attributes(answer)["max-age"] == "0"
-    assert_error(first.delete(f"/api/account/sessions/{other['id']}"), 404, "no session")
+    assert_error(first.delete(f"/api/account/sessions/{other['id']}"), 404, "no session",
+                 code="session_not_found")
     assert_error(second.delete(f"/api/account/sessions/{other['id']}"), 401)
     (mine,) = first.get("/api/account/sessions").json()["sessions"]
     answer = first.delete(f"/api/account/sessions/{mine['id']}")
@@ -363,7 +365,8 @@ def test_a_password_change_ends_the_other_sessions(server: Server) -> None:
     second = server.browser("198.51.100.2")
     sign_in(second)
     change = "/api/account/password"
-    assert_error(first.post(change, json={"current": "not it at all", "new": "n" * 12}), 403)
+    assert_error(first.post(change, json={"current": "not it at all", "new": "n" * 12}), 403,
+                 code="wrong_password")
     assert_error(first.post(change, json={"current": PASSWORD, "new": "short"}), 400,
                  "8 to 256")
     answer = first.post(change, json={"current": PASSWORD, "new": "a new password"})
@@ -429,10 +432,11 @@ def test_a_seat_cannot_be_taken_by_another_account(server: Server) -> None:
     ann = signed_up(server, "Ann")
     bob = signed_up(server, "Bob", address="198.51.100.2")
     game = new_game(ann, mode="two-player")
-    assert_error(move(bob, game, "11-15"), 403, "holds no seat")
-    assert_error(move(bob, game, "11-15", auth(game, "black")), 403, "another account")
+    assert_error(move(bob, game, "11-15"), 403, "holds no seat", code="not_your_seat")
+    assert_error(move(bob, game, "11-15", auth(game, "black")), 403, "another account",
+                 code="not_your_seat")
     assert_error(bob.post(f"/api/games/{game['id']}/resign", headers=auth(game, "white")),
-                 403, "another account")
+                 403, "another account", code="not_your_seat")
     # Bob signs in again with Ann's tokens: they stay Ann's.
     answer = bob.post("/api/account/signin", json={"username": "Bob", "password": PASSWORD},
                       headers=auth(game, "black"))
@@ -457,7 +461,8 @@ def test_a_friend_game_seat_taken_by_an_account_is_its_own(server: Server) -> No
     assert_error(carol.post(f"/api/games/{game['id']}/join", json={"secret": secret}), 403)
     assert move(ann, game, "11-15").status_code == 200
     assert_error(move(carol, game, "23-19"), 403)
-    assert_error(move(carol, game, "23-19", auth(joined.json(), "white")), 403)
+    assert_error(move(carol, game, "23-19", auth(joined.json(), "white")), 403,
+                 code="not_your_seat")
     assert_error(move(ann, game, "23-19"), 403)  # Ann's seat is black: not her turn
     assert move(bob, game, "23-19").status_code == 200
 
@@ -493,7 +498,8 @@ def test_deleting_an_account_keeps_its_games(server: Server) -> None:
     assert moved.status_code == 200, moved.text
     ann_id = server.store.account_named("Ann").id  # type: ignore[union-attr]
     delete = "/api/account"
-    assert_error(ann.request("DELETE", delete, json={"password": "not the password"}), 403)
+    assert_error(ann.request("DELETE", delete, json={"password": "not the password"}), 403,
+                 code="wrong_password")
     answer = ann.request("DELETE", delete, json={"password": PASSWORD})
     assert answer.status_code == 204 and cookie_attributes(answer)["max-age"] == "0"
     reader = server.browser("198.51.100.7")

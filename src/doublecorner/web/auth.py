@@ -19,7 +19,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException
 
 from doublecorner.web.account_record import SignedIn
-from doublecorner.web.games import GameService
+from doublecorner.web.games import GameForbiddenError, GameService
 from doublecorner.web.session_middleware import signed_in
 from doublecorner.web.tokens import (
     MAX_LISTED_TOKENS,
@@ -66,8 +66,8 @@ async def _check_holder(request: Request, game_id: str, seat: Seat,
         return
     holder = (await _service(request).seat_holders(game_id)).get(seat)
     if holder is not None and holder != account.account.id:
-        raise HTTPException(FORBIDDEN, f"the {seat.value} seat of game {game_id!r} is another "
-                                       f"account's, not {account.account.username!r}'s")
+        raise GameForbiddenError(f"the {seat.value} seat of game {game_id!r} is another "
+                                 f"account's, not {account.account.username!r}'s")
 
 
 async def acting_seat(game_id: str, request: Request,
@@ -86,8 +86,8 @@ async def acting_seat(game_id: str, request: Request,
         return seat
     held = await _account_seats(request, game_id, account)
     if not held:
-        raise HTTPException(FORBIDDEN, f"the account {account.account.username!r} holds no "
-                                       f"seat of game {game_id!r}: {BEARER_HINT}")
+        raise GameForbiddenError(f"the account {account.account.username!r} holds no seat of "
+                                 f"game {game_id!r}: {BEARER_HINT}")
     if len(held) > 1:
         turn = Seat.of((await _service(request).get(game_id, held[0])).board.turn)
         return turn if turn in held else held[0]

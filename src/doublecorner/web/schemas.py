@@ -32,7 +32,16 @@ from doublecorner.errors import (
     PdnError,
 )
 from doublecorner.web.account_record import AccountRecord, SessionRecord
-from doublecorner.web.accounts import utc_text
+from doublecorner.web.accounts import (
+    InvalidPasswordError,
+    InvalidUsernameError,
+    NotSignedInError,
+    SessionNotFoundError,
+    SignInError,
+    SignInLimitError,
+    WrongPasswordError,
+    utc_text,
+)
 from doublecorner.web.asgi_errors import code_for_status
 from doublecorner.web.explorer import ExplorerNotFoundError, ExplorerReadError
 from doublecorner.web.game_clock import time_left
@@ -47,7 +56,7 @@ from doublecorner.web.games import (
 )
 from doublecorner.web.record import GameMode, GameRecord
 from doublecorner.web.state import GameState, claimable_draw
-from doublecorner.web.store import StoreError
+from doublecorner.web.store import StoreError, UsernameTakenError
 
 Side = Literal["black", "white"]
 MAX_MOVE_TEXT = 200  # a path of 9 jumps is 27 characters; more is not a move
@@ -334,6 +343,14 @@ ERROR_CODES: dict[type[Exception], str] = {
     StoreError: "store_error",
     ExplorerNotFoundError: "games_db_not_found",
     ExplorerReadError: "games_db_error",
+    InvalidUsernameError: "invalid_username",
+    InvalidPasswordError: "invalid_password",
+    SignInError: "wrong_credentials",  # an unknown name and a wrong password alike
+    NotSignedInError: "not_signed_in",
+    WrongPasswordError: "wrong_password",
+    SessionNotFoundError: "session_not_found",
+    UsernameTakenError: "username_taken",
+    SignInLimitError: "too_many_attempts",
 }
 
 
