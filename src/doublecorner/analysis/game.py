@@ -33,12 +33,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from doublecorner.board import Board
 from doublecorner.color import Color
-from doublecorner.engine import Engine, Limit, Score
+from doublecorner.engine import Limit, Score, SearchResult
 from doublecorner.move import Move
 from doublecorner.pdn import Game, nags
+from doublecorner.position import Position
 
 DECISIVE = 1500  # a won or lost game, in hundredths of a man, for losses and plots
 PLOT_LIMIT = 10.0  # men: the plot's vertical range either side of 0, at most
@@ -127,7 +129,21 @@ def _value(score: Score) -> int:
 ProgressCallback = Callable[[int, int], None]
 
 
-def analyse_game(game: Game, engine: Engine, limit: Limit, *,
+class GameSearcher(Protocol):
+    """What :func:`analyse_game` needs of an engine: an :class:`~doublecorner.engine.Engine`,
+    or the web server's queue of engines, which searches each position in its turn."""
+
+    def new_game(self) -> None:
+        """Forget what earlier games taught (the transposition table)."""
+        ...
+
+    def search(self, position: Position, limit: Limit | None = None, *,
+               history: Sequence[Position] = (), halfmove_clock: int = 0) -> SearchResult:
+        """Search ``position``; see :meth:`doublecorner.engine.Engine.search`."""
+        ...
+
+
+def analyse_game(game: Game, engine: GameSearcher, limit: Limit, *,
                  on_move: ProgressCallback | None = None) -> list[MoveAnalysis]:
     """Search every position of the main line; one :class:`MoveAnalysis` per move.
 

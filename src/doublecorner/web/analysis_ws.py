@@ -14,6 +14,12 @@ start beyond either gets an ``error`` (with ``retry_after`` seconds for the
 rate). Searches wait behind games' searches in the engine pool, and a game
 may end one early (its ``done`` then comes before the time cap).
 
+A ``start`` may name the game whose position it is (``"game": id``). Each is
+checked for fair play (:mod:`~doublecorner.web.fair_play`) against the game
+it names and the seats the connection holds (the session of its handshake's
+cookie, the tokens of its ``Authorization`` header): a refused one gets an
+``error`` with ``"code": "fair_play"`` and starts nothing.
+
 The search runs in the engine pool; its per-depth reports arrive in the
 pool's thread and are handed to the event loop through a queue, which one
 task drains to the socket, so messages keep their order.
@@ -25,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +44,7 @@ from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.fen import STARTING_FEN
 from doublecorner.web.engine_pool import EnginePool
 from doublecorner.web.engine_queue import Priority
+from doublecorner.web.fair_play import FairPlayError
 from doublecorner.web.json_body import parse_json
 from doublecorner.web.limits import ClientSlots, RateLimiter, retry_after
 from doublecorner.web.schemas import AnalysisRequest
@@ -48,6 +56,8 @@ POLICY_VIOLATION = 1008
 CLOSE_WAIT = 5.0  # seconds for the last messages to go out before a close
 
 Message = dict[str, Any]
+# Refuses (FairPlayError) to analyse the board for the game a start names, if any.
+FairPlayCheck = Callable[[Board, "str | None"], Awaitable[None]]
 
 
 def info_message(result: SearchResult) -> Message:
@@ -84,12 +94,14 @@ class AnalysisSession:
     """One client's analysis stream; :meth:`run` serves it until the client leaves."""
 
     def __init__(self, websocket: WebSocket, engines: EnginePool, *, max_message: int,
-                 limits: AnalysisLimits, client: str) -> None:
+                 limits: AnalysisLimits, client: str,
+                 fair_play: FairPlayCheck | None = None) -> None:
         self.websocket = websocket
         self.engines = engines
         self.max_message = max_message
         self.limits = limits
         self.client = client
+        self.fair_play = fair_play
         self._outbox: asyncio.Queue[Message] = asyncio.Queue()
         self._search: asyncio.Task[None] | None = None
         self._stop = threading.Event()
@@ -142,6 +154,12 @@ class AnalysisSession:
         except (DraughtsError, BadPositionError) as error:
             self._post(error_message(str(error)))
             return
+        if self.fair_play is not None:
+            try:
+                await self.fair_play(board, request.game)
+            except FairPlayError as error:
+                self._post({**error_message(str(error)), "code": error.code})
+                return
         await self._stop_search()  # its ``done`` goes out before the new search's messages
         wait = self.limits.rate.wait(self.client)
         if wait > 0:

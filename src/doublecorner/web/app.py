@@ -41,6 +41,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from doublecorner import __version__
+from doublecorner.board import Board
 from doublecorner.book.reader import Book
 from doublecorner.egtb import Tables
 from doublecorner.engine.search import ensure_engine_compiled
@@ -63,6 +64,7 @@ from doublecorner.web.body_limit import BodyLimitMiddleware
 from doublecorner.web.edge import LOOPBACK_HOSTS, EdgeGuardMiddleware
 from doublecorner.web.engine_pool import EnginePool, Searcher, engine_factory
 from doublecorner.web.explorer import ExplorerNotFoundError, ExplorerReadError, GamesExplorer
+from doublecorner.web.fair_play import FairPlay, FairPlayError
 from doublecorner.web.games import (
     GameForbiddenError,
     GameLimitError,
@@ -83,9 +85,18 @@ from doublecorner.web.limits import (
 )
 from doublecorner.web.live import LiveHub, serve_live
 from doublecorner.web.passwords import Passwords
-from doublecorner.web.pdn_games import download_name
+from doublecorner.web.pdn_games import download_name, game_notes, game_tree
+from doublecorner.web.review import (
+    MAX_WAIT_SECONDS,
+    ReviewLimitError,
+    ReviewLimits,
+    ReviewNotFoundError,
+    ReviewService,
+    ReviewStatus,
+)
 from doublecorner.web.schemas import (
     MAX_FEN_TEXT,
+    MAX_GAME_ID_TEXT,
     AccountBody,
     AccountDeletion,
     Credentials,
@@ -101,9 +112,11 @@ from doublecorner.web.schemas import (
     JoinRequest,
     MoveRequest,
     NewGameRequest,
+    NotesBody,
     PasswordChanged,
     PasswordChangeRequest,
     ResignRequest,
+    ReviewBody,
     SessionBody,
     SessionList,
     SignInAnswer,
@@ -111,11 +124,11 @@ from doublecorner.web.schemas import (
     TakebackRequest,
     side_color,
 )
-from doublecorner.web.session_cookie import cleared_cookie, is_https, set_cookie
+from doublecorner.web.session_cookie import cleared_cookie, is_https, session_secret, set_cookie
 from doublecorner.web.session_middleware import SessionMiddleware, signed_in
 from doublecorner.web.sign_in_limits import SignInLimits
 from doublecorner.web.store import GameStore, StoreError, UsernameTakenError
-from doublecorner.web.tokens import Seat
+from doublecorner.web.tokens import MAX_LISTED_TOKENS, Seat, bearer_tokens
 from doublecorner.web.validation import first_error
 
 STATIC_DIR = Path(__file__).with_name("static")
@@ -153,6 +166,9 @@ _ERROR_STATUS: dict[type[Exception], int] = {
     SessionNotFoundError: 404,
     UsernameTakenError: 409,
     SignInLimitError: 429,
+    FairPlayError: 403,  # engine help for a game between people that goes on
+    ReviewNotFoundError: 404,
+    ReviewLimitError: 429,
 }
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody}
@@ -170,7 +186,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
                static_dir: Path | None = STATIC_DIR,
                password_hasher: PasswordHasher | None = None,
                limits_clock: Callable[[], float] = time.monotonic,
-               now: Callable[[], float] = time.time) -> FastAPI:
+               now: Callable[[], float] = time.time,
+               review_limits: ReviewLimits | None = None) -> FastAPI:
     """The app over the games in ``db_path`` (created if missing).
 
     At most ``engine_threads`` searches run at once, each for at most
@@ -184,7 +201,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     (default: :class:`ServerLimits`' defaults), whose password attempts are
     counted on ``limits_clock``. Account passwords are hashed by
     ``password_hasher`` (default: Argon2id, RFC 9106's low-memory profile), and
-    sessions are timed by ``now`` (Unix seconds).
+    sessions are timed by ``now`` (Unix seconds). Reviews of games run within
+    ``review_limits`` (default: :class:`ReviewLimits`' defaults).
     ``static_dir`` is served at ``/`` when it exists. The engines and the
     database close when the app's lifespan ends.
 
@@ -205,6 +223,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     accounts = AccountService(
         store, Passwords(password_hasher, at_once=limits.password_hashes_at_once),
         SignInLimits.of(limits, clock=limits_clock), now=now)
+    fair_play = FairPlay(store)
+    reviews = ReviewService(service, engines, store, review_limits)
     analysis_limits = AnalysisLimits(
         RateLimiter(rate=limits.analysis_rate, burst=limits.analysis_burst),
         ClientSlots(limits.analyses_per_client))
@@ -219,6 +239,7 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
             yield
         finally:
             await asyncio.to_thread(accounts.close)
+            await reviews.close()
             await asyncio.to_thread(service.close)
             if explorer is not None:
                 explorer.close()
@@ -248,7 +269,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     _add_error_handlers(app)
     _add_game_routes(app, service)
     _add_account_routes(app, accounts)
-    _add_explorer_routes(app, explorer)
+    _add_explorer_routes(app, explorer, fair_play)
+    _add_review_routes(app, reviews, store)
 
     @app.get("/api/health", response_model=Health)
     async def health() -> Health:
@@ -256,8 +278,19 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
 
     @app.websocket("/api/analysis")
     async def analysis(websocket: WebSocket) -> None:
+        # Who asks, for fair play: the seats of the handshake's session and tokens.
+        secret = session_secret(websocket.scope)
+        session = None if secret is None else await accounts.session(secret)
+        account = None if session is None else session.signed_in.account.id
+        tokens = bearer_tokens(websocket.headers.get("authorization"))[:MAX_LISTED_TOKENS]
+
+        async def check(board: Board, game_id: str | None) -> None:
+            await fair_play.check(board.position(), game_id=game_id, tokens=tokens,
+                                  account=account)
+
         await AnalysisSession(websocket, engines, max_message=limits.max_body_bytes,
-                              limits=analysis_limits, client=client_of(websocket.scope)).run()
+                              limits=analysis_limits, client=client_of(websocket.scope),
+                              fair_play=check).run()
 
     @app.websocket("/api/games/{game_id}/live")
     async def live(websocket: WebSocket, game_id: str) -> None:
@@ -490,19 +523,63 @@ def _add_account_routes(app: FastAPI, accounts: AccountService) -> None:
         return Response(status_code=204, headers=_cookie_header(http, None))
 
 
-def _add_explorer_routes(app: FastAPI, explorer: GamesExplorer | None) -> None:
+def _add_review_routes(app: FastAPI, reviews: ReviewService, store: GameStore) -> None:
+    viewing = Depends(viewing_seat)
+
+    @app.post("/api/games/{game_id}/review", response_model=ReviewBody, responses=_ERRORS)
+    async def review(game_id: str, http: Request, response: Response,
+                     seat: Seat | None = viewing) -> ReviewBody:
+        """Start the review of the game (202), or answer the one that runs (202) or is done
+        (200). 409 while a game between people goes on."""
+        found = await reviews.start(game_id, seat, client=client_name(http))
+        response.status_code = 200 if found.status is ReviewStatus.DONE else 202
+        return ReviewBody.of(found)
+
+    @app.get("/api/games/{game_id}/review", response_model=ReviewBody, responses=_ERRORS)
+    async def review_status(game_id: str, seat: Seat | None = viewing,
+                            wait: float = Query(0.0, ge=0, le=MAX_WAIT_SECONDS)) -> ReviewBody:
+        """How the game's review goes (status none, running, done or failed); ``wait``: up
+        to that many seconds for a running review to end first."""
+        return ReviewBody.of(await reviews.status(game_id, seat, wait=wait))
+
+    @app.get("/api/games/{game_id}/review.pdn", response_class=PlainTextResponse,
+             responses=_ERRORS)
+    async def review_pdn(game_id: str, seat: Seat | None = viewing) -> PlainTextResponse:
+        """The game annotated by its review: what ``analyse GAME.pdn`` writes."""
+        text = await reviews.pdn(game_id, seat)
+        name = download_name(text, game_id).removesuffix(".pdn") + "-review.pdn"
+        return PlainTextResponse(
+            text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    @app.get("/api/games/{game_id}/notes", response_model=NotesBody, responses=_ERRORS)
+    async def notes(game_id: str, seat: Seat | None = viewing) -> NotesBody:
+        """The comments, NAGs and variations an imported game keeps, on its main line."""
+        state = await reviews.games.get(game_id, seat)
+        text = await asyncio.to_thread(store.notes, game_id)
+        found = await asyncio.to_thread(lambda: game_notes(game_tree(state.record, text)))
+        return NotesBody.model_validate(found)
+
+
+def _add_explorer_routes(app: FastAPI, explorer: GamesExplorer | None,
+                         fair_play: FairPlay) -> None:
+    listed = Depends(caller_tokens)
     def loaded() -> GamesExplorer:
         if explorer is None:
             raise ExplorerNotFoundError(NO_GAMES_DB)
         return explorer
 
     @app.get("/api/explore", response_model=ExploreAnswer, responses=_ERRORS)
-    async def explore(fen: str = Query(STARTING_FEN, max_length=MAX_FEN_TEXT),
-                      limit: int = Query(DEFAULT_EXPLORE_GAMES, ge=1,
-                                         le=MAX_EXPLORE_GAMES)) -> ExploreAnswer:
+    async def explore(http: Request, fen: str = Query(STARTING_FEN, max_length=MAX_FEN_TEXT),
+                      limit: int = Query(DEFAULT_EXPLORE_GAMES, ge=1, le=MAX_EXPLORE_GAMES),
+                      game: str | None = Query(None, max_length=MAX_GAME_ID_TEXT),
+                      tokens: list[str] = listed) -> ExploreAnswer:
         """The games of the game database that reached the position ``fen`` (by any order
         of moves), the moves played there with their results, and the ``limit`` newest
-        games: what ``db explore --json`` prints."""
+        games: what ``db explore --json`` prints. 403 for the position of a game between
+        people that goes on, from one of its seats, or naming it (``game``)."""
+        player = player_of(http)
+        await fair_play.check(Board(fen).position(), game_id=game, tokens=tokens,
+                              account=None if player is None else player.id)
         return ExploreAnswer.of(await asyncio.to_thread(loaded().explore, fen, limit))
 
     @app.get("/api/games-db/{game_id}", response_model=StoredGameBody, responses=_ERRORS)

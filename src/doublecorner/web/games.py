@@ -209,12 +209,13 @@ class GameService:
         return holders
 
     async def pdn(self, game_id: str, seat: Seat | None = None) -> str:
-        """The game as PDN text.
+        """The game as PDN text (an imported game with its comments, NAGs and variations).
 
         :raises GameNotFoundError: there is none.
         :raises GameForbiddenError: the game is private and ``seat`` is ``None``.
         """
-        return game_pdn(await self._load_visible(game_id, seat))
+        record = await self._load_visible(game_id, seat)
+        return game_pdn(record, await self._in_db(self.store.notes, game_id))
 
     # -- new games ---------------------------------------------------------
 
@@ -352,6 +353,8 @@ class GameService:
         token = new_token()
         tokens = {Seat.OWNER.value: token}
 
+        notes: list[tuple[str, str]] = []  # (game id, PDN) of the games with notes
+
         def read() -> tuple[list[GameRecord], list[_T], list[str]]:
             records: list[GameRecord] = []
             presented: list[_T] = []
@@ -365,6 +368,8 @@ class GameService:
                 if game.record is None or game.board is None:
                     continue
                 records.append(game.record)
+                if game.notes is not None:
+                    notes.append((game.record.id, game.notes))
                 presented.append(present(GameState(
                     game.record, game.board, ending(game.record, game.board), tokens=tokens)))
             return records, presented, errors
@@ -377,6 +382,7 @@ class GameService:
         digest = token_hash(token)
         await self._in_db(self._insert, records, creator=creator,
                           seats=[(record.id, Seat.OWNER, digest) for record in records],
+                          notes=notes,
                           account=None if player is None else player.id)
         return presented, errors
 
@@ -564,7 +570,7 @@ class GameService:
     def _insert(self, records: list[GameRecord], *, creator: str,
                 seats: list[tuple[str, Seat, str]],
                 invites: list[tuple[str, Seat, str]] | None = None,
-                account: int | None = None) -> None:
+                account: int | None = None, notes: list[tuple[str, str]] | None = None) -> None:
         """Store new games within the caps (in the database thread: one insert at a time,
         so the counts cannot change between the check and the insert).
 
@@ -583,7 +589,7 @@ class GameService:
                 raise GameLimitError(f"the server keeps at most {self.max_games} games and "
                                      f"has {total}: it cannot take {new} more")
         self.store.insert(records, creator=creator, seats=seats, invites=invites or (),
-                          account=account)
+                          account=account, notes=notes or ())
 
     def _room(self, creator: str) -> tuple[int | None, str]:
         """How many more games ``creator`` may store (``None``: no cap), and the cap that

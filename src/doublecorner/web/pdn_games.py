@@ -1,4 +1,5 @@
-"""Stored games to PDN and back: the download of a game and the import of a PDN text.
+"""Stored games to PDN and back: the download of a game, the import of a PDN text, and the
+notes (comments, NAGs, variations) an imported game keeps.
 
 >>> from doublecorner.web.record import GameMode, GameRecord
 >>> record = GameRecord(id="g_1", mode=GameMode.TWO_PLAYER, created="2026-11-30T12:00:00Z",
@@ -13,8 +14,15 @@
 1. 11-15 23-19 *
 <BLANKLINE>
 >>> (read,) = imported_games(text, created="2026-12-01T00:00:00Z", new_id=lambda: "g_2")
->>> read.record.moves, read.record.black, len(read.board.move_stack), read.errors
-(('11-15', '23-19'), 'Ann', 2, ())
+>>> read.record.moves, read.record.black, len(read.board.move_stack), read.errors, read.notes
+(('11-15', '23-19'), 'Ann', 2, (), None)
+
+A game with notes keeps them (as PDN), and they come back with it:
+
+>>> (read,) = imported_games("1. 11-15 {the Old Fourteenth?} 23-19?! (22-17) *",
+...                          created="2026-12-01T00:00:00Z", new_id=lambda: "g_3")
+>>> game_pdn(read.record, read.notes).splitlines()[-1]
+'1. 11-15 {the Old Fourteenth?} 1... 23-19?! (1... 22-17) *'
 """
 
 from __future__ import annotations
@@ -24,12 +32,13 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from doublecorner.board import Board
 from doublecorner.color import Color
 from doublecorner.errors import DraughtsError
 from doublecorner.outcome import Termination
-from doublecorner.pdn import Game, iter_games
+from doublecorner.pdn import ChildNode, Game, iter_games, read_game
 from doublecorner.web.record import AgreedEnding, Agreement, GameMode, GameRecord
 from doublecorner.web.state import replay, result
 
@@ -40,21 +49,117 @@ ENGLISH_DRAUGHTS = "21"
 _DERIVED_TAGS = ("FEN", "SetUp", "Result", "Black", "White")
 _WINNERS = {"1-0": Color.BLACK, "0-1": Color.WHITE, "2-0": Color.BLACK, "0-2": Color.WHITE}
 _DRAWS = ("1/2-1/2", "1-1")
+# Variations nested deeper than this are left out of the notes' JSON (the PDN keeps them):
+# each level is a level of the answer's nesting, and JSON nests only so deep.
+MAX_NOTE_DEPTH = 8
 
 
-def game_pdn(record: GameRecord) -> str:
-    """The game as PDN text: its tags (an imported game keeps its own), moves and result.
+def game_pdn(record: GameRecord, notes: str | None = None) -> str:
+    """The game as PDN text: its tags (an imported game keeps its own), moves and result,
+    with the ``notes`` an imported game keeps (see :func:`game_tree`).
+
+    :raises StoreError: a stored move is not legal (the database was damaged).
+    """
+    return str(game_tree(record, notes))
+
+
+def game_tree(record: GameRecord, notes: str | None = None) -> Game:
+    """The game as a tree: its tags, its moves as the main line, and the comments, NAGs
+    and variations of ``notes`` (the PDN an imported game kept) where they still fit.
+
+    The record's moves are the main line. While they follow the notes' main line,
+    its notes stay with them; where the game took another road (an analysis board
+    goes on from an imported game), the road the notes took becomes a variation,
+    and the notes' main line after the game's last move is left out.
 
     :raises StoreError: a stored move is not legal (the database was damaged).
     """
     board = replay(record)
-    game = Game.from_board(board)
+    game = Game.from_board(Board(record.start_fen))
+    kept = None if notes is None else read_game(io.StringIO(notes))
+    if kept is not None:
+        game.comment = kept.comment
+        game.variations = kept.variations
+        for first in game.variations:
+            first.parent = game
+    node: Game | ChildNode = game
+    for move in board.move_stack:
+        if node.has_variation(move):
+            node.promote_to_main(move)
+            node = node.variations[0]
+        else:
+            node = node.add_main_variation(move)
+    node.variations = []
     game.headers.update({"Event": EVENT, "Date": record.created[:10].replace("-", ".")})
     game.headers.update({name: value for name, value in record.tags.items()
                          if name not in _DERIVED_TAGS})
     game.headers.update({"Black": record.black, "White": record.white,
                          "Result": result(record, board)})
-    return str(game)
+    return game
+
+
+def game_notes(game: Game) -> dict[str, Any]:
+    """The comments, NAGs and variations of ``game``'s main line, as the API gives them.
+
+    ``{"comment": ..., "moves": [...]}``: the comment before the first move, and
+    each move of the main line that has a comment (after it, or before it:
+    ``starting_comment``), NAGs or variations. A move is ``{"ply", "move", "fen"
+    (after it), "comment", "starting_comment", "nags", "variations"}``, where
+    ``variations`` are the lines played instead of it, each a list of such moves.
+    Variations nested deeper than :data:`MAX_NOTE_DEPTH` are left out.
+
+    >>> game = read_game(io.StringIO("11-15 {a start} 23-19 (22-17 9-13 $1) *"))
+    >>> notes = game_notes(game)
+    >>> [(move["move"], move["comment"]) for move in notes["moves"]]
+    [('11-15', 'a start'), ('23-19', '')]
+    >>> [[(move["ply"], move["move"], move["nags"]) for move in line]
+    ...  for line in notes["moves"][1]["variations"]]
+    [[(2, '22-17', []), (3, '9-13', [1])]]
+    """
+    moves = [] if game.next() is None else _line(game.variations[0], game.board(), 1, 0)
+    return {"comment": game.comment,
+            "moves": [move for move in moves if move["comment"] or move["starting_comment"]
+                      or move["nags"] or move["variations"]]}
+
+
+def _line(first: ChildNode, board: Board, ply: int, depth: int) -> list[dict[str, Any]]:
+    """The moves of the line from ``first`` (the ``ply``-th of the game) on; ``board`` is at
+    the position before it, and is left so."""
+    moves = []
+    node: ChildNode | None = first
+    while node is not None:
+        # The lines played instead of a main continuation hang from its parent.
+        parent = node.parent
+        alternatives = parent.variations[1:] if parent.variations[0] is node else []
+        lines = ([_line(other, board, ply, depth + 1) for other in alternatives]
+                 if depth < MAX_NOTE_DEPTH else [])
+        board.push(node.move)
+        moves.append({"ply": ply, "move": str(node.move), "fen": board.fen(),
+                      "comment": node.comment, "starting_comment": node.starting_comment,
+                      "nags": sorted(node.nags), "variations": lines})
+        node = node.next()
+        ply += 1
+    for _ in moves:
+        board.pop()
+    return moves
+
+
+def has_notes(game: Game) -> bool:
+    """Whether the game has a comment, a NAG or a variation anywhere.
+
+    >>> has_notes(read_game(io.StringIO("11-15 23-19 *"))), has_notes(
+    ...     read_game(io.StringIO("11-15 23-19! *")))
+    (False, True)
+    """
+    if game.comment or len(game.variations) > 1:
+        return True
+    waiting = list(game.variations)
+    while waiting:
+        node = waiting.pop()
+        if node.comment or node.starting_comment or node.nags or len(node.variations) > 1:
+            return True
+        waiting.extend(node.variations)
+    return False
 
 
 def download_name(text: str, fallback: str) -> str:
@@ -85,11 +190,13 @@ def download_name(text: str, fallback: str) -> str:
 @dataclass(frozen=True)
 class ImportedGame:
     """One game of a PDN text as the server reads it: its record (``None`` when it is
-    left out), the board its moves were played on, and what was wrong in it."""
+    left out), the board its moves were played on, what was wrong in it, and its notes:
+    the game as PDN when it has comments, NAGs or variations (``None``: it has none)."""
 
     record: GameRecord | None
     board: Board | None
     errors: tuple[str, ...]
+    notes: str | None = None
 
 
 def imported_games(text: str, *, created: str,
@@ -124,7 +231,18 @@ def imported_games(text: str, *, created: str,
             agreed=_agreed_ending(game.headers.get("Result", "*"), board),
             tags={name: value for name, value in game.headers.items()
                   if name not in _DERIVED_TAGS})
-        yield ImportedGame(replace(record, result=result(record, board)), board, errors)
+        yield ImportedGame(replace(record, result=result(record, board)), board, errors,
+                           _notes(game))
+
+
+def _notes(game: Game) -> str | None:
+    """The game as PDN, to keep its notes; ``None`` when it has none."""
+    if not has_notes(game):
+        return None
+    try:
+        return str(game)
+    except DraughtsError:  # a variation the reader let through that cannot be written
+        return None
 
 
 def _start_board(game: Game) -> Board | None:

@@ -44,6 +44,7 @@ from doublecorner.web.accounts import (
 )
 from doublecorner.web.asgi_errors import code_for_status
 from doublecorner.web.explorer import ExplorerNotFoundError, ExplorerReadError
+from doublecorner.web.fair_play import FairPlayError
 from doublecorner.web.game_clock import time_left
 from doublecorner.web.games import (
     DrawAction,
@@ -55,6 +56,13 @@ from doublecorner.web.games import (
     TakebackAction,
 )
 from doublecorner.web.record import GameMode, GameRecord
+from doublecorner.web.review import (
+    GameInProgressError,
+    Review,
+    ReviewLimitError,
+    ReviewNotFoundError,
+    ReviewStatus,
+)
 from doublecorner.web.state import GameState, claimable_draw
 from doublecorner.web.store import StoreError, UsernameTakenError
 
@@ -63,6 +71,7 @@ MAX_MOVE_TEXT = 200  # a path of 9 jumps is 27 characters; more is not a move
 MAX_FEN_TEXT = 200  # 24 pieces with K marks and commas fit in about 100
 MAX_ANALYSIS_MOVES = 2000  # plies; real games end long before
 MAX_USERNAME_TEXT = 100  # a username is at most 20 characters; this bounds what is tried
+MAX_GAME_ID_TEXT = 100  # a game id is 18 characters
 
 
 def side_name(color: Color) -> Side:
@@ -351,6 +360,10 @@ ERROR_CODES: dict[type[Exception], str] = {
     SessionNotFoundError: "session_not_found",
     UsernameTakenError: "username_taken",
     SignInLimitError: "too_many_attempts",
+    FairPlayError: "fair_play",
+    GameInProgressError: "game_in_progress",
+    ReviewLimitError: "too_many_reviews",
+    ReviewNotFoundError: "review_not_found",
 }
 
 
@@ -483,6 +496,83 @@ class AnalysisRequest(_Request):
     fen: StrictStr | None = Field(None, max_length=MAX_FEN_TEXT)
     moves: list[Annotated[StrictStr, Field(max_length=MAX_MOVE_TEXT)]] = Field(
         default_factory=list, max_length=MAX_ANALYSIS_MOVES)
+    game: StrictStr | None = Field(None, max_length=MAX_GAME_ID_TEXT,
+                                   description="the game whose position it is, if any (a game "
+                                               "between people that goes on is refused)")
+
+
+# -- reviews and notes ------------------------------------------------------------
+
+
+class ReviewScore(BaseModel):
+    """A position's score from Black's side."""
+
+    ply: int = Field(description="moves played before it (0: the start)")
+    score: str = Field(description="+0.25, -1.00, win in 13, loss in 7 (for Black)")
+    black: float = Field(description="men for Black, clipped to -10..10 (a win: 10)")
+
+
+class ReviewMove(BaseModel):
+    """A move of the game as the review judged it."""
+
+    ply: int
+    move: str
+    side: Side
+    score: str = Field(description="the score after the move, from Black's side")
+    best: str | None = Field(description="the engine's move there")
+    best_score: str = Field(description="the score the engine's move keeps, from Black's side")
+    loss: int = Field(description="hundredths of a man the move gave away")
+    judgement: Literal["inaccuracy", "mistake", "blunder"] | None
+    mark: Literal["?!", "?", "??"] | None
+    forced: bool = Field(description="the only legal move (never judged)")
+    depth: int
+
+
+class ReviewLimitBody(BaseModel):
+    depth: int | None = Field(description="each search's depth, if fixed")
+    seconds: float | None = Field(description="each search's time at most")
+
+
+class ReviewBody(BaseModel):
+    """A game's review: how far it got, and what it found."""
+
+    game_id: str
+    status: ReviewStatus
+    positions: int = Field(description="positions to search: the moves and the start")
+    searched: int = Field(description="positions searched so far")
+    limit: ReviewLimitBody | None
+    scores: list[ReviewScore] = Field(description="each position searched so far; final "
+                                                  "once the review is done")
+    moves: list[ReviewMove] = Field(description="every move, once the review is done")
+    summary: dict[Side, dict[Literal["inaccuracy", "mistake", "blunder"], int]] | None = Field(
+        description="the judgements counted per side, once the review is done")
+    error: str | None = Field(description="why a failed review failed")
+
+    @classmethod
+    def of(cls, review: Review) -> ReviewBody:
+        return cls.model_validate({
+            "game_id": review.game_id, "status": review.status, "positions": review.positions,
+            "searched": review.searched, "limit": review.limit, "scores": review.scores,
+            "moves": review.moves, "summary": review.summary, "error": review.error})
+
+
+class MoveNote(BaseModel):
+    """A move of an imported game with its notes."""
+
+    ply: int = Field(description="its place in the game (1: the first move)")
+    move: str = Field(description="the full path, e.g. 9x18x27")
+    fen: str = Field(description="the position after it")
+    comment: str = Field(description="the comment after it")
+    starting_comment: str = Field(description="the comment before it")
+    nags: list[int] = Field(description="its NAGs: 1 !, 2 ?, 3 !!, 4 ??, 5 !?, 6 ?!, ...")
+    variations: list[list[MoveNote]] = Field(description="the lines played instead of it")
+
+
+class NotesBody(BaseModel):
+    """The comments, NAGs and variations an imported game keeps, on its main line."""
+
+    comment: str = Field(description="the comment before the first move")
+    moves: list[MoveNote] = Field(description="the moves of the main line that have notes")
 
 
 # -- the game database's explorer ----------------------------------------------

@@ -62,6 +62,17 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_by_created ON games (created);
+-- Tables of their own, made if missing (a file of any version gains them on opening, so
+-- they need no migration): an imported game's notes, and the review of a game.
+CREATE TABLE IF NOT EXISTS game_notes (
+    game_id TEXT PRIMARY KEY,
+    pdn TEXT NOT NULL             -- the game as imported: its comments, NAGs and variations
+);
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id TEXT PRIMARY KEY,
+    moves_key TEXT NOT NULL,      -- SHA-256 of the start position and the moves reviewed
+    review TEXT NOT NULL          -- a JSON object: the scores, judgements and annotated PDN
+);
 """
 # Each step brings a file of the version before it to the next one.
 _MIGRATIONS = {
@@ -203,10 +214,10 @@ class GameStore:
     def insert(self, records: Iterable[GameRecord], *,
                seats: Iterable[tuple[str, Seat, str]] = (),
                invites: Iterable[tuple[str, Seat, str]] = (), creator: str = "",
-               account: int | None = None) -> None:
+               account: int | None = None, notes: Iterable[tuple[str, str]] = ()) -> None:
         """Add new games, all of them or none, with their ``(game id, seat, token hash)``
-        seats (held by ``account`` too, if given) and ``(game id, seat, secret hash)``
-        invites; ``creator`` names the client.
+        seats (held by ``account`` too, if given), ``(game id, seat, secret hash)``
+        invites and ``(game id, PDN)`` notes of imported games; ``creator`` names the client.
 
         :raises StoreError: a game with one of the ids exists already.
         """
@@ -222,6 +233,8 @@ class GameStore:
                 self._connection.executemany(
                     "INSERT INTO invites (game_id, seat, secret_hash) VALUES (?, ?, ?)",
                     [(game_id, seat.value, digest) for game_id, seat, digest in invites])
+                self._connection.executemany(
+                    "INSERT INTO game_notes (game_id, pdn) VALUES (?, ?)", notes)
             except sqlite3.IntegrityError as error:
                 self._connection.execute("ROLLBACK")
                 raise StoreError(f"cannot add the games: {error}") from None
@@ -251,12 +264,13 @@ class GameStore:
         return [_record(row) for row in rows]
 
     def delete(self, game_id: str) -> bool:
-        """Remove a game with its seats and invite; ``False`` if there was none with this id."""
+        """Remove a game with its seats, invite, notes and review; ``False`` if there was
+        none with this id."""
         with self._lock:
             self._connection.execute("BEGIN IMMEDIATE")
             try:
                 cursor = self._connection.execute("DELETE FROM games WHERE id = ?", (game_id,))
-                for table in ("seats", "invites"):
+                for table in ("seats", "invites", "game_notes", "reviews"):
                     self._connection.execute(f"DELETE FROM {table} WHERE game_id = ?",
                                              (game_id,))
             except BaseException:
@@ -465,6 +479,56 @@ class GameStore:
             cursor = self._connection.execute(
                 f"DELETE FROM sessions WHERE {' AND '.join(where)}", values)
         return cursor.rowcount
+
+    # -- notes and reviews -------------------------------------------------------
+
+    def notes(self, game_id: str) -> str | None:
+        """The PDN of an imported game with its comments, NAGs and variations, if it had any."""
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT pdn FROM game_notes WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def review(self, game_id: str) -> tuple[str, str] | None:
+        """The game's review: the key of the moves it reviewed, and its JSON; ``None``: none."""
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT moves_key, review FROM reviews WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def put_review(self, game_id: str, moves_key: str, review: str) -> bool:
+        """Keep the game's review (in place of any before it); ``False`` when the game is
+        gone (it was deleted meanwhile: nothing is kept)."""
+        with self._lock:
+            self._connection.execute("BEGIN IMMEDIATE")
+            try:
+                found = self._connection.execute(
+                    "SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+                if found is not None:
+                    self._connection.execute(
+                        "INSERT OR REPLACE INTO reviews (game_id, moves_key, review) "
+                        "VALUES (?, ?, ?)", (game_id, moves_key, review))
+            except BaseException:
+                self._connection.execute("ROLLBACK")
+                raise
+            self._connection.execute("COMMIT")
+        return found is not None
+
+    def unfinished_games_of(self, token_hashes: Iterable[str], *, account: int | None,
+                            except_modes: Iterable[GameMode]) -> list[GameRecord]:
+        """The games not over by their stored result (``*``), but for those of
+        ``except_modes``, with a seat held by one of the tokens or by ``account``."""
+        hashes = list(dict.fromkeys(token_hashes))
+        if not hashes and account is None:
+            return []
+        modes = [mode.value for mode in except_modes]
+        with self._lock:
+            rows = self._connection.execute(
+                f"{_SELECT} WHERE result = '*' AND mode NOT IN ({', '.join('?' * len(modes))}) "
+                f"AND id IN (SELECT game_id FROM seats WHERE token_hash IN "
+                f"({', '.join('?' * len(hashes))}) OR account_id = ?)",
+                (*modes, *hashes, account)).fetchall()
+        return [_record(row) for row in rows]
 
     def close(self) -> None:
         """Close the file (later calls fail)."""

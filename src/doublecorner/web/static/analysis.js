@@ -15,7 +15,7 @@ const SCORE_SCALE = 250; // hundredths of a man at which the bar is three quarte
 
 export class AnalysisPanel {
   constructor() {
-    this.target = null; // {fen, moves, turn}: the position shown, or null where analysis is not offered
+    this.target = null; // {fen, moves, turn, game}: the position shown (of game, if any), or null where analysis is not offered
     this.on = false; // the person wants the position shown analysed
     this.searching = false; // the server has a search going, until its `done`
     this.stale = 0; // `done`s still to come from searches left behind
@@ -37,7 +37,7 @@ export class AnalysisPanel {
     });
   }
 
-  /** Show the panel for `target` ({fen, moves, turn}, or null to hide it); a live analysis follows. */
+  /** Show the panel for `target` ({fen, moves, turn, game}, or null to hide it); a live analysis follows. */
   show(target) {
     this.target = target;
     if (this.on && !target) this.stop();
@@ -52,7 +52,7 @@ export class AnalysisPanel {
       on: true, searching: true, key: keyOf(target), turn: target.turn, lines: [], best: null,
     });
     this.render();
-    this.socket.start(target.fen, target.moves).catch((error) => {
+    this.socket.start(target.fen, target.moves, target.game).catch((error) => {
       Object.assign(this, { on: false, searching: false });
       setMessage(() => describeError(error));
       this.render();
@@ -82,7 +82,9 @@ export class AnalysisPanel {
       this.best = message.bestmove;
     } else if (message.type === "error") {
       Object.assign(this, { on: false, searching: false });
-      setMessage(inEnglish(message.error)); // the stream's errors have no code to word them by
+      // A refusal for fair play has a code to word it by; the stream's other errors have none.
+      setMessage(message.code ? () => describeError({ code: message.code, message: message.error })
+        : inEnglish(message.error));
     }
     this.render();
   }

@@ -86,8 +86,15 @@ export const api = {
   deleteGame: (id) => request("DELETE", game(id), undefined, tokenFor(id)),
   pdnUrl: (id) => `${game(id)}/pdn`,
   // The game database of `serve --games-db` (404 when the server has none).
-  explore: (fen, limit) => request("GET", `/api/explore?${new URLSearchParams({ fen, limit })}`),
+  // `game`: the game whose position it is (the server refuses one between people that goes on).
+  explore: (fen, limit, game = null) => request("GET",
+    `/api/explore?${new URLSearchParams(game ? { fen, limit, game } : { fen, limit })}`),
   storedGame: (id) => request("GET", `/api/games-db/${encodeURIComponent(id)}`),
+  // Reviews (the server's whole-game analysis) and an imported game's own notes.
+  startReview: (id) => request("POST", `${game(id)}/review`, undefined, tokenFor(id)),
+  reviewStatus: (id) => request("GET", `${game(id)}/review`, undefined, tokenFor(id)),
+  reviewPdnUrl: (id) => `${game(id)}/review.pdn`,
+  notes: (id) => request("GET", `${game(id)}/notes`, undefined, tokenFor(id)),
 };
 
 /**
@@ -181,9 +188,10 @@ export class AnalysisSocket {
     return this.ready;
   }
 
-  async start(fen, moves) {
+  /** Analyse the position `fen` after `moves`, of the game `game` if it is one's. */
+  async start(fen, moves, game = null) {
     const socket = await this.connect();
-    socket.send(JSON.stringify({ action: "start", fen, moves }));
+    socket.send(JSON.stringify(game ? { action: "start", fen, moves, game } : { action: "start", fen, moves }));
   }
 
   stop() {

@@ -21,6 +21,8 @@ import {
   MESSAGES, describeError, endingReason, playerName, playersText, refusedMove, scoreText,
 } from "./messages.js";
 import { renderMoveList } from "./movelist.js";
+import { GameNotes } from "./notes.js";
+import { ReviewPanel } from "./review.js";
 import { MoveInput } from "./moveinput.js";
 import { SetupEditor } from "./setup.js";
 import { forgetGame, forgetInvite, inviteOf, seatsOf } from "./tokens.js";
@@ -35,6 +37,7 @@ const state = {
   game: null,
   positions: [], // positions[i]: after i moves of the game, replayed from start_fen
   viewPly: null, // the move shown; null follows the game
+  variation: null, // {key, ply, move, fen}: a move of an imported game's variation, shown read only
   flipped: false, // the person's turn of the board, on top of the mode's default
   settings: loadSettings(),
   busy: false, // a request is on its way to the server
@@ -53,6 +56,8 @@ const board = new BoardView($("board"), {
   canDrag: (square) => canMove() && input.canSelect(square),
 });
 const analysis = new AnalysisPanel();
+const review = new ReviewPanel({ goTo: (ply) => goTo(ply), changed: () => renderMoves() });
+const notes = new GameNotes({ loaded: () => renderMoves() });
 const explorer = new ExplorerPanel({
   play: (move) => playFromExplorer(move),
   open: (id) => openStoredGame(id),
@@ -126,6 +131,7 @@ onLanguageChange((lang) => {
 // --- what is shown -----------------------------------------------------------
 
 function isLive() {
+  if (state.variation) return false;
   return !state.game || state.viewPly === null || state.viewPly === state.game.ply;
 }
 
@@ -137,6 +143,7 @@ function shownPosition() {
   if (setup.isOpen) return setup.position;
   if (state.pending) return state.pending.position;
   if (!state.game) return parseFen(STARTING_FEN);
+  if (state.variation) return parseFen(state.variation.fen);
   if (isLive()) return parseFen(state.game.fen);
   return state.positions[state.viewPly];
 }
@@ -180,13 +187,21 @@ function humanSide() {
   return game.mode === "engine" ? game.human : game.turn;
 }
 
+/** Whether the engine's help waits for the end of `game`: against the engine, and between people
+ * in two browsers (fair play: the server refuses it too, docs/web-api.md). */
+function isHelpWithheld(game) {
+  return !game.outcome && game.mode !== "analysis" && game.mode !== "two-player";
+}
+
 /** The position shown, for the analysis panel; null where analysis is not offered. */
 function analysisTarget() {
   const game = state.game;
-  // Against the engine, analysis waits for the end of the game.
-  if (!game || setup.isOpen || (game.mode === "engine" && !game.outcome)) return null;
+  if (!game || setup.isOpen || isHelpWithheld(game)) return null;
+  if (state.variation) {
+    return { fen: state.variation.fen, moves: [], turn: shownPosition().turn, game: game.id };
+  }
   const ply = shownPly();
-  return { fen: game.start_fen, moves: game.moves.slice(0, ply), turn: state.positions[ply].turn };
+  return { fen: game.start_fen, moves: game.moves.slice(0, ply), turn: state.positions[ply].turn, game: game.id };
 }
 
 // --- drawing -----------------------------------------------------------------
@@ -201,7 +216,11 @@ function render() {
   renderMoves();
   analysis.show(analysisTarget());
   // The explorer is offered where analysis is (not against the engine while the game goes on).
-  explorer.show(analysisTarget() ? formatFen(shownPosition()) : null);
+  explorer.show(analysisTarget() ? formatFen(shownPosition()) : null, state.game?.id);
+  const offered = Boolean(state.game && !setup.isOpen && state.game.ply && !isHelpWithheld(state.game));
+  review.show(offered ? state.game : null, shownPly());
+  $("fair-play-note").hidden = !(state.game && !setup.isOpen && isHelpWithheld(state.game)
+    && state.game.mode !== "engine");
   $("setup-panel").hidden = !setup.isOpen;
   for (const testid of ["move-form", "game-actions"]) $(testid).hidden = setup.isOpen;
   document.querySelector(".moves-panel").hidden = setup.isOpen;
@@ -214,6 +233,7 @@ function renderBoard(hinted = []) {
   const game = state.game;
   let lastMove = null;
   if (state.pending) lastMove = movePath(state.pending.move);
+  else if (state.variation) lastMove = movePath(state.variation.move);
   else if (game && !setup.isOpen && shownPly() > 0) lastMove = movePath(game.moves[shownPly() - 1]);
   const live = canMove();
   board.render({
@@ -286,6 +306,7 @@ function statusText() {
     if (game.takeback_request) detail = t("status.takebackAsked", { side: colorName(game.takeback_request) });
   }
   if (!isLive()) detail = t("status.lookingBack", { ply: state.viewPly, total: game.ply });
+  if (state.variation) detail = t("status.variation", { move: state.variation.move });
   return [headline, detail];
 }
 
@@ -395,7 +416,21 @@ function renderMoves() {
     current: state.pending ? moves.length : shownPly(),
     result: game.outcome?.result,
     goTo,
+    marks: review.marks(),
+    notes,
+    variation: state.variation?.key ?? null,
+    showVariation,
   });
+}
+
+/** Show a position of an imported game's variation, read only. */
+function showVariation(move) {
+  if (!state.game || state.busy) return;
+  state.variation = move;
+  state.viewPly = Math.min(move.ply - 1, state.game.ply);
+  refreshInput();
+  setMessage("");
+  render();
 }
 
 // --- playing ---------------------------------------------------------------
@@ -501,6 +536,8 @@ function showGame(game) {
   state.clockAsked = false;
   state.positions = replay(game.start_fen, game.moves);
   state.viewPly = null;
+  state.variation = null;
+  notes.follow(game);
   refreshInput();
   localStorage.setItem(LAST_GAME_KEY, game.id);
   if (location.hash !== `#game=${game.id}`) history.replaceState(null, "", `#game=${encodeURIComponent(game.id)}`);
@@ -514,6 +551,7 @@ function goTo(ply) {
   if (!game || state.busy || setup.isOpen) return;
   state.viewPly = Math.max(0, Math.min(ply, game.ply));
   if (state.viewPly === game.ply) state.viewPly = null;
+  state.variation = null;
   refreshInput();
   setMessage("");
   render();

@@ -34,12 +34,17 @@ export class ExplorerPanel {
     this.handlers = handlers;
     this.available = null; // null until the server's first answer; false: it has no game database
     this.fen = null; // the position shown, or null where the explorer is not offered
+    this.game = null; // the id of the game it is shown in, if any
     this.found = null; // the server's answer for `fen`, once it has come
     this.answers = new Map(); // fen -> answer, oldest first
   }
 
-  /** Show what the database holds of the position `fen` (as formatFen writes it); null hides the panel. */
-  show(fen) {
+  /**
+   * Show what the database holds of the position `fen` (as formatFen writes it), shown in
+   * the game `game` (an id, if any); null hides the panel.
+   */
+  show(fen, game = null) {
+    this.game = game;
     if (fen !== this.fen) {
       this.fen = fen;
       this.found = fen === null ? null : this.answers.get(fen) ?? null;
@@ -50,7 +55,7 @@ export class ExplorerPanel {
 
   async ask(fen) {
     try {
-      const found = await api.explore(fen, TOP_GAMES);
+      const found = await api.explore(fen, TOP_GAMES, this.game);
       this.available = true;
       this.answers.set(fen, found);
       if (this.answers.size > KEPT_ANSWERS) this.answers.delete(this.answers.keys().next().value);
