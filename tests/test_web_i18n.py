@@ -2,8 +2,8 @@
 
 Every language has every key, no message is empty, a message has the same
 placeholders in every language, a counted message has the plural forms its
-language needs; every key the page's scripts and HTML use is in the
-catalogues, and every key of the catalogues is used. The page's HTML has no
+language needs; every key the page's scripts and HTML (and the lessons' data)
+use is in the catalogues, and every key of the catalogues is used. The page's HTML has no
 words outside a ``data-i18n`` mark. docs/i18n.md tells how to add a
 language; these are the checks it has to pass (with the browser's in
 ``test_web_e2e.py``, which reads the page as it is shown).
@@ -19,6 +19,8 @@ from typing import Any, ClassVar
 
 import pytest
 
+from doublecorner.learn import load_course
+
 STATIC = Path(__file__).parent.parent / "src" / "doublecorner" / "web" / "static"
 CATALOGUES = STATIC / "i18n"
 SOURCE = "en"  # the catalogue the others are translated from
@@ -30,7 +32,8 @@ PLURAL_CATEGORIES = {"en": {"one", "other"}, "ga": {"one", "two", "few", "many",
 # Text literals of the scripts shaped like keys that are not keys: the localStorage keys, and
 # a CSS selector.
 NOT_KEYS = {"doublecorner.settings", "doublecorner.lastGame", "doublecorner.tokens",
-            "doublecorner.invites", "doublecorner.language", "rect.square.playing"}
+            "doublecorner.invites", "doublecorner.language", "doublecorner.learn",
+            "rect.square.playing"}
 
 # Elements of index.html whose words the scripts write (each with its catalogue key there).
 WRITTEN_BY_SCRIPT = {"takeback", "accept-draw", "claim-draw", "resign", "analysis-toggle"}
@@ -63,7 +66,13 @@ def scripts() -> dict[str, str]:
 
 
 def html() -> str:
-    return (STATIC / "index.html").read_text(encoding="utf-8")
+    """The HTML of every page (index.html, learn.html), one after the other."""
+    return "".join(path.read_text(encoding="utf-8") for path in sorted(STATIC.glob("*.html")))
+
+
+def keys_in_lessons() -> set[str]:
+    """The keys the lessons' data names (doublecorner/learn/lessons.json), which learn.js shows."""
+    return load_course().text_keys()
 
 
 def keys_in_html(text: str) -> set[str]:
@@ -125,14 +134,14 @@ def test_each_counted_message_has_its_languages_plural_forms(language: str) -> N
 
 def test_every_key_the_page_uses_is_in_the_catalogues() -> None:
     known = set(catalogue(SOURCE))
-    used = {"index.html": keys_in_html(html())}
+    used = {"the pages": keys_in_html(html()), "the lessons": keys_in_lessons()}
     used.update((name, keys_in_script(text)) for name, text in scripts().items())
     unknown = {name: sorted(keys - known) for name, keys in used.items() if keys - known}
     assert unknown == {}
 
 
 def test_every_key_of_the_catalogues_is_used() -> None:
-    used = keys_in_html(html()).union(*map(keys_in_script, scripts().values()))
+    used = keys_in_html(html()).union(keys_in_lessons(), *map(keys_in_script, scripts().values()))
     assert sorted(set(catalogue(SOURCE)) - used) == []
 
 
