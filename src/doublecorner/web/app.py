@@ -47,6 +47,7 @@ from doublecorner.egtb import Tables
 from doublecorner.engine.search import ensure_engine_compiled
 from doublecorner.errors import DraughtsError, EngineError
 from doublecorner.fen import STARTING_FEN
+from doublecorner.learn import load_course
 from doublecorner.web.account_record import AccountRecord, SignedIn
 from doublecorner.web.accounts import (
     AccountRequestError,
@@ -74,6 +75,7 @@ from doublecorner.web.games import (
     GameStateError,
 )
 from doublecorner.web.json_body import StrictJsonRoute
+from doublecorner.web.learn import add_learn_routes
 from doublecorner.web.limits import (
     ClientSlots,
     ImportSlotsMiddleware,
@@ -271,6 +273,7 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     _add_account_routes(app, accounts)
     _add_explorer_routes(app, explorer, fair_play)
     _add_review_routes(app, reviews, store)
+    add_learn_routes(app, load_course(), static_dir)
 
     @app.get("/api/health", response_model=Health)
     async def health() -> Health:
