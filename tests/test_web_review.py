@@ -266,6 +266,27 @@ def test_reviews_run_one_a_game_one_a_client_and_two_in_all(db_path: Path) -> No
     asyncio.run(_reviews_are_bounded(db_path))
 
 
+class BrokenEngine:
+    """An engine whose every search fails, as a fault of the server's would."""
+
+    def search(self, position: Position, limit: Limit | None = None, *,
+               history: Sequence[Position] = (), halfmove_clock: int = 0,
+               on_info: InfoCallback | None = None,
+               stop: threading.Event | None = None) -> SearchResult:
+        raise RuntimeError("a bug")
+
+
+def test_a_review_that_fails_says_so_and_is_asked_again(db_path: Path) -> None:
+    with TestClient(make_app(db_path, new_engine=BrokenEngine)) as client:
+        game = played(client, moves=LINE[:2])
+        assert client.post(review_path(game)).status_code == 202
+        failed = client.get(review_path(game), params={"wait": WAIT}).json()
+        assert (failed["status"], failed["error"]) == (
+            "failed", "the review failed on an error of the server")
+        again = client.post(review_path(game))  # starts anew
+        assert again.status_code == 202 and again.json()["status"] == "running"
+
+
 def test_each_position_has_its_share_of_the_total_time(db_path: Path) -> None:
     seen: list[Limit | None] = []
 

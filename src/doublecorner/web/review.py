@@ -33,6 +33,7 @@ import contextlib
 import enum
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -58,6 +59,8 @@ from doublecorner.web.store import GameStore, StoreError
 from doublecorner.web.tokens import Seat
 
 MAX_WAIT_SECONDS = 30.0  # how long a GET may wait for a review to end
+
+_log = logging.getLogger(__name__)
 
 
 class ReviewStatus(str, enum.Enum):
@@ -342,9 +345,14 @@ class ReviewService:
                                 for side, counts in summary(analyses).items()}}
             await asyncio.to_thread(self.store.put_review, running.game_id, running.key,
                                     json.dumps(kept))
+            running.status = ReviewStatus.DONE
             del self._running[running.game_id]  # the store answers from now on
         except (DraughtsError, StoreError) as error:
             running.status, running.error = ReviewStatus.FAILED, str(error)
+        except Exception:  # a fault of the server's own: the review fails, the server goes on
+            _log.exception("the review of game %r failed", running.game_id)
+            running.status = ReviewStatus.FAILED
+            running.error = "the review failed on an error of the server"
         finally:
             self._slots.give_back(running.client)
             running.ended.set()
