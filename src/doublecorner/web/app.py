@@ -86,8 +86,17 @@ from doublecorner.web.limits import (
     retry_after,
 )
 from doublecorner.web.live import LiveHub, serve_live
+from doublecorner.web.lobby_errors import (
+    LobbyForbiddenError,
+    LobbyLimitError,
+    LobbyNotFoundError,
+    LobbyRequestError,
+    LobbyStateError,
+)
 from doublecorner.web.passwords import Passwords
 from doublecorner.web.pdn_games import download_name, game_notes, game_tree
+from doublecorner.web.people import People
+from doublecorner.web.people_routes import account_seats, add_people_routes
 from doublecorner.web.review import (
     MAX_WAIT_SECONDS,
     ReviewLimitError,
@@ -129,6 +138,8 @@ from doublecorner.web.schemas import (
 from doublecorner.web.session_cookie import cleared_cookie, is_https, session_secret, set_cookie
 from doublecorner.web.session_middleware import SessionMiddleware, signed_in
 from doublecorner.web.sign_in_limits import SignInLimits
+from doublecorner.web.socket_session import socket_session
+from doublecorner.web.state import GameState
 from doublecorner.web.store import GameStore, StoreError, UsernameTakenError
 from doublecorner.web.tokens import MAX_LISTED_TOKENS, Seat, bearer_tokens
 from doublecorner.web.validation import first_error
@@ -168,6 +179,11 @@ _ERROR_STATUS: dict[type[Exception], int] = {
     SessionNotFoundError: 404,
     UsernameTakenError: 409,
     SignInLimitError: 429,
+    LobbyRequestError: 400,  # the lobby, challenges and profiles (each with its code)
+    LobbyForbiddenError: 403,
+    LobbyNotFoundError: 404,
+    LobbyStateError: 409,
+    LobbyLimitError: 429,
     FairPlayError: 403,  # engine help for a game between people that goes on
     ReviewNotFoundError: 404,
     ReviewLimitError: 429,
@@ -218,10 +234,16 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     limits = ServerLimits() if limits is None else limits
     hub = LiveHub()
     store = GameStore(db_path)
+
+    def changed(state: GameState, event: str) -> None:
+        hub.publish(state, event)  # the live streams first: the players see it at once
+        people.changed(state, event)
+
     service = GameService(store, engines, book=book, book_seed=book_seed,
                           max_games=limits.max_games,
                           max_games_per_client=limits.max_games_per_client,
-                          on_change=hub.publish)
+                          on_change=changed)
+    people = People(store, service, hub, limits)
     accounts = AccountService(
         store, Passwords(password_hasher, at_once=limits.password_hashes_at_once),
         SignInLimits.of(limits, clock=limits_clock), now=now)
@@ -237,9 +259,11 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
         # request would otherwise hold the event loop while it loads, and two
         # threads loading it at once would both compile it.
         await asyncio.to_thread(ensure_engine_compiled)
+        await people.start()
         try:
             yield
         finally:
+            await people.close()
             await asyncio.to_thread(accounts.close)
             await reviews.close()
             await asyncio.to_thread(service.close)
@@ -271,6 +295,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
     _add_error_handlers(app)
     _add_game_routes(app, service)
     _add_account_routes(app, accounts)
+    add_people_routes(app, service=service, lobby=people.lobby, profiles=people.profiles,
+                      accounts=accounts, static_dir=static_dir)
     _add_explorer_routes(app, explorer, fair_play)
     _add_review_routes(app, reviews, store)
     add_learn_routes(app, load_course(), static_dir)
@@ -297,7 +323,8 @@ def create_app(db_path: str | os.PathLike[str], *, engine_threads: int = DEFAULT
 
     @app.websocket("/api/games/{game_id}/live")
     async def live(websocket: WebSocket, game_id: str) -> None:
-        await serve_live(websocket, game_id, hub, service)
+        await serve_live(websocket, game_id, hub, service,
+                         await socket_session(websocket, accounts))
 
     if static_dir is not None and static_dir.is_dir():
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
@@ -308,7 +335,8 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def service_error(request: Request, error: Exception) -> Response:
         status = next(_ERROR_STATUS[kind] for kind in type(error).__mro__ if kind in _ERROR_STATUS)
         headers = ({"Retry-After": str(retry_after(error.retry_after))}
-                   if isinstance(error, SignInLimitError) else None)
+                   if isinstance(error, (SignInLimitError, LobbyLimitError))
+                   and error.retry_after > 0 else None)
         return JSONResponse(ErrorBody.of(error, status=status), status_code=status, headers=headers)
 
     async def validation_error(request: Request, error: Exception) -> Response:
@@ -384,8 +412,10 @@ def _add_game_routes(app: FastAPI, service: GameService) -> None:
         return ImportAnswer(games=games, errors=errors)
 
     @app.get("/api/games/{game_id}", response_model=GameBody, responses=_ERRORS)
-    async def get_game(game_id: str, seat: Seat | None = viewing) -> GameBody:
-        return GameBody.of(await service.get(game_id, seat))
+    async def get_game(game_id: str, http: Request, seat: Seat | None = viewing) -> GameBody:
+        """The game (with a session: the seats its account holds, in ``seats``)."""
+        return GameBody.of(await service.get(game_id, seat),
+                           seats=await account_seats(service, game_id, http))
 
     @app.post("/api/games/{game_id}/moves", response_model=GameBody, responses=_ERRORS)
     async def move(game_id: str, request: MoveRequest, http: Request,
@@ -566,6 +596,7 @@ def _add_review_routes(app: FastAPI, reviews: ReviewService, store: GameStore) -
 def _add_explorer_routes(app: FastAPI, explorer: GamesExplorer | None,
                          fair_play: FairPlay) -> None:
     listed = Depends(caller_tokens)
+
     def loaded() -> GamesExplorer:
         if explorer is None:
             raise ExplorerNotFoundError(NO_GAMES_DB)

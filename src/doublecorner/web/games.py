@@ -12,7 +12,10 @@ only on their turn, and resigns only for their own side). A new game hands
 out the tokens of the seats its creator holds; a friend game also an invite
 secret, which gives the other seat's token to the first who joins with it.
 Every saved change is also handed to ``on_change`` (the live streams), in
-the order the changes were made. A
+the order the changes were made. Games between two accounts are made by
+:meth:`GameService.start_between` (the lobby, challenges) and by a rematch;
+a rated one is rated with its end, in the same write (:mod:`ratings_service`),
+allows no takebacks and cannot be deleted. A
 request that fails changes nothing. Requests on one game run one after the
 other; requests on different games run side by side. Database calls run in
 one worker thread and engine searches in the :class:`EnginePool`, so the
@@ -66,7 +69,15 @@ from doublecorner.web.account_record import AccountRecord
 from doublecorner.web.engine_pool import EnginePool
 from doublecorner.web.game_clock import after_move, start_clock
 from doublecorner.web.pdn_games import game_pdn, imported_games
-from doublecorner.web.record import AgreedEnding, Agreement, Clock, GameMode, GameRecord
+from doublecorner.web.ratings_service import black_score, rating_update, starting_ratings
+from doublecorner.web.record import (
+    UNFINISHED,
+    AgreedEnding,
+    Agreement,
+    Clock,
+    GameMode,
+    GameRecord,
+)
 from doublecorner.web.state import (
     EngineReply,
     GameState,
@@ -103,6 +114,14 @@ class GameLimitError(RuntimeError):
 
 class GameForbiddenError(PermissionError):
     """The seat the request acts for may not make this change (not its turn, not its side)."""
+
+
+class RematchAction(str, enum.Enum):
+    """What a player of a finished game between two people does about a rematch."""
+
+    OFFER = "offer"
+    ACCEPT = "accept"
+    DECLINE = "decline"
 
 
 class DrawAction(str, enum.Enum):
@@ -179,7 +198,12 @@ class GameService:
         :raises GameNotFoundError: there is none.
         :raises GameForbiddenError: the game is private and ``seat`` is ``None``.
         """
-        return GameState.of(await self._load_visible(game_id, seat))
+        state = GameState.of(await self._load_visible(game_id, seat))
+        if state.record.rated and state.ending is not None and state.record.result == UNFINISHED:
+            # A flag fell since the last write: the game ends (and is rated) now.
+            settled = await self.settle(game_id)
+            state = state if settled is None else settled
+        return state
 
     async def mine(self, tokens: list[str], limit: int, *,
                    account: int | None = None) -> list[GameRecord]:
@@ -207,6 +231,11 @@ class GameService:
         if not holders:
             await self._load(game_id)
         return holders
+
+    async def rated_in_play(self) -> list[GameState]:
+        """The rated games that go on by what was last written (a flag may have fallen)."""
+        return [GameState.of(record)
+                for record in await self._in_db(self.store.rated_games_in_play)]
 
     async def pdn(self, game_id: str, seat: Seat | None = None) -> str:
         """The game as PDN text (an imported game with its comments, NAGs and variations).
@@ -322,6 +351,138 @@ class GameService:
             self._announce(state, "joined")
             return replace(state, tokens={seat.value: token})
 
+    async def start_between(self, black: AccountRecord, white: AccountRecord, *,
+                            minutes: float, increment: float, rated: bool, human: Color,
+                            creator: str = "") -> GameState:
+        """A game between two accounts, each holding its seat (they act with their
+        sessions: no token is handed out), with a clock of ``minutes`` each and
+        ``increment`` seconds a move; ``human`` is the side of the player who asked for it
+        (a seek's or challenge's author), ``creator`` the client that made it, for the caps.
+
+        :raises GameRequestError: the clock is out of range, or both are one account.
+        :raises GameLimitError: the client or the server has as many games as it may keep.
+        """
+        if black.id == white.id:
+            raise GameRequestError(f"{black.username!r} cannot play against themselves")
+        now = self._clock()
+        board = Board(STARTING_FEN)
+        record = GameRecord(id=self._new_id(), mode=GameMode.FRIEND, created=now, updated=now,
+                            black=black.username, white=white.username,
+                            start_fen=board.fen(), human=human,
+                            clock=_new_clock(minutes, increment), rated=rated,
+                            ratings=starting_ratings(black, white))
+        seats = [(record.id, Seat.BLACK, token_hash(new_token())),
+                 (record.id, Seat.WHITE, token_hash(new_token()))]
+        await self._in_db(self._insert, [record], creator=creator, seats=seats,
+                          holders={Seat.BLACK: black.id, Seat.WHITE: white.id})
+        state = GameState(record, board, None)
+        self._announce(state, "started")
+        return state
+
+    async def rematch(self, game_id: str, seat: Seat, action: RematchAction, *,
+                      client: str = "") -> GameState:
+        """Offer, accept or decline a rematch of a finished game between two people.
+
+        An offer stands until the other side accepts or declines it (an offer
+        while the other side's is pending accepts it). Accepting makes the new
+        game: colours swapped, each seat held by the same token and account as
+        the player's seat in this game, the same clock (started afresh) and
+        rated flag; this game then names it (``rematch``), which its live stream
+        tells both players. The answer to an acceptance is the new game (made as
+        ``client``'s, for the caps); to an offer or a decline, this one.
+
+        :raises GameNotFoundError: there is no such game.
+        :raises GameStateError: the game goes on, is not between two people, has had its
+            rematch, or there is no offer to answer; a rated game whose player has no
+            account any more.
+        :raises GameLimitError: the client or the server has as many games as it may keep.
+        """
+        async with self._lock(game_id):
+            record = await self._load(game_id)
+            _check_seat(record, seat)
+            board = replay(record)
+            seats = await self._in_db(self.store.seats, game_id)
+            side = seat.color
+            if (record.mode is not GameMode.FRIEND or side is None
+                    or {Seat.BLACK, Seat.WHITE} - set(seats)):
+                raise GameStateError(f"game {game_id!r} is not between two people: it has "
+                                     "no rematch")
+            if ending(record, board) is None:
+                raise GameStateError(f"game {game_id!r} goes on: a rematch is offered once it "
+                                     "is over")
+            record = self._ended(record, board)
+            if record.rematch is not None:
+                raise GameStateError(f"game {game_id!r} has had its rematch: "
+                                     f"{record.rematch!r}")
+            offer = record.rematch_offer
+            if action is RematchAction.OFFER and offer is not side.opponent:
+                return await self._save(replace(record, rematch_offer=side), board)
+            if offer is not side.opponent:
+                raise GameStateError(f"{side.opponent.name.lower()} has offered no rematch "
+                                     f"to {action.value} in game {game_id!r}")
+            if action is RematchAction.DECLINE:
+                return await self._save(replace(record, rematch_offer=None), board)
+            holders = await self._in_db(self.store.seat_holders, game_id)
+            return await self._start_rematch(record, board, seats, holders, client)
+
+    async def _start_rematch(self, record: GameRecord, board: Board, seats: dict[Seat, str],
+                             holders: dict[Seat, int | None], client: str) -> GameState:
+        """The rematch of ``record`` (its lock held): stored with ``record`` naming it."""
+        if record.rated and None in (holders.get(Seat.BLACK), holders.get(Seat.WHITE)):
+            raise GameStateError(f"a player of game {record.id!r} has no account any more: "
+                                 "it has no rated rematch")
+        accounts = await self._in_db(self.store.accounts_by_id,
+                                     [holder for holder in holders.values() if holder])
+        now = self._clock()
+        clock = record.clock
+        new = GameRecord(
+            id=self._new_id(), mode=GameMode.FRIEND, created=now, updated=now,
+            black=record.white, white=record.black, start_fen=record.start_fen,
+            human=None if record.human is None else record.human.opponent,
+            clock=None if clock is None else start_clock(minutes=clock.initial / 60.0,
+                                                         increment=clock.increment),
+            rated=record.rated,
+            ratings=starting_ratings(accounts.get(holders.get(Seat.WHITE) or 0),
+                                     accounts.get(holders.get(Seat.BLACK) or 0)))
+        swapped = {Seat.BLACK: Seat.WHITE, Seat.WHITE: Seat.BLACK}
+        old = replace(record, rematch=new.id, rematch_offer=None, updated=now)
+        await self._in_db(
+            self._insert, [new], creator=client,
+            seats=[(new.id, swapped[seat], digest) for seat, digest in seats.items()],
+            holders={swapped[seat]: holder for seat, holder in holders.items()},
+            replacing=old)
+        self._announce(GameState(old, board, ending(old, board)), "changed")
+        state = GameState(new, Board(new.start_fen), None)
+        self._announce(state, "started")
+        return state
+
+    async def settle(self, game_id: str) -> GameState | None:
+        """Write the end of a game whose flag has fallen (a time forfeit), if it has not
+        been written yet: a rated game is rated then. ``None``: nothing to write.
+
+        :raises GameNotFoundError: there is no such game.
+        """
+        async with self._lock(game_id):
+            record = await self._load(game_id)
+            board = replay(record)
+            if record.result != UNFINISHED or ending(record, board) is None:
+                return None
+            return await self._save(self._ended(record, board), board)
+
+    async def abandon(self, game_id: str, side: Color) -> GameState | None:
+        """``side`` has left the game and not come back in time: it loses by abandonment,
+        unless the game is over already (``None``: nothing changed).
+
+        :raises GameNotFoundError: there is no such game.
+        """
+        async with self._lock(game_id):
+            record = await self._load(game_id)
+            board = replay(record)
+            if ending(record, board) is not None:
+                return None
+            record = replace(record, agreed=AgreedEnding(Agreement.ABANDONMENT, side.opponent))
+            return await self._save(self._changed(record, board, draw_offer=None), board)
+
     async def count(self, creator: str | None = None) -> int:
         """How many games are stored (made by ``creator``, if given)."""
         if creator is None:
@@ -428,10 +589,13 @@ class GameService:
         back) or declines; a move declines it too.
 
         :raises GameNotFoundError: there is no such game.
-        :raises GameStateError: there is no move to take back, or no request to answer.
+        :raises GameStateError: there is no move to take back, or no request to answer, or
+            the game is rated.
         :raises GameRequestError: ``action`` given outside a friend game.
         """
         async with self._editing(game_id, seat, going_on=False) as (record, board):
+            if record.rated:
+                raise GameStateError(f"game {game_id!r} is rated: moves are not taken back")
             if record.mode is GameMode.FRIEND:
                 return await self._friend_takeback(record, board, seat,
                                                    action or TakebackAction.ASK)
@@ -553,13 +717,18 @@ class GameService:
             return await self._save(self._changed(record, board, draw_offer=None), board)
 
     async def delete(self, game_id: str, seat: Seat) -> None:
-        """Remove a game for good (any seat of the game may).
+        """Remove a game for good (any seat of the game may), unless it is rated: a rated
+        game is kept, as a part of its players' rating histories.
 
         :raises GameNotFoundError: there is no such game.
+        :raises GameStateError: the game is rated.
         """
         async with self._lock(game_id):
             record = await self._load(game_id)
             _check_seat(record, seat)
+            if record.rated:
+                raise GameStateError(f"game {game_id!r} is rated: it stays in its players' "
+                                     "rating histories and cannot be deleted")
             if not await self._in_db(self.store.delete, game_id):
                 raise GameNotFoundError(f"no game {game_id!r}")
             if self.on_change is not None:
@@ -570,7 +739,9 @@ class GameService:
     def _insert(self, records: list[GameRecord], *, creator: str,
                 seats: list[tuple[str, Seat, str]],
                 invites: list[tuple[str, Seat, str]] | None = None,
-                account: int | None = None, notes: list[tuple[str, str]] | None = None) -> None:
+                account: int | None = None, notes: list[tuple[str, str]] | None = None,
+                holders: dict[Seat, int | None] | None = None,
+                replacing: GameRecord | None = None) -> None:
         """Store new games within the caps (in the database thread: one insert at a time,
         so the counts cannot change between the check and the insert).
 
@@ -589,7 +760,8 @@ class GameService:
                 raise GameLimitError(f"the server keeps at most {self.max_games} games and "
                                      f"has {total}: it cannot take {new} more")
         self.store.insert(records, creator=creator, seats=seats, invites=invites or (),
-                          account=account, notes=notes or ())
+                          account=account, notes=notes or (), holders=holders,
+                          replacing=replacing)
 
     def _room(self, creator: str) -> tuple[int | None, str]:
         """How many more games ``creator`` may store (``None``: no cap), and the cap that
@@ -646,9 +818,18 @@ class GameService:
 
     async def _save(self, record: GameRecord, board: Board,
                     reply: EngineReply | None = None) -> GameState:
-        if not await self._in_db(self.store.update, record):
+        found = ending(record, board)
+        if record.rated and found is not None:
+            # The end and the new ratings in one write; a game is rated once.
+            try:
+                record = await self._in_db(self.store.update_rated, record,
+                                           rating_update(found), black_score=black_score(found),
+                                           played=self._clock())
+            except LookupError:
+                raise GameNotFoundError(f"no game {record.id!r} (it was deleted)") from None
+        elif not await self._in_db(self.store.update, record):
             raise GameNotFoundError(f"no game {record.id!r} (it was deleted)")
-        state = GameState(record, board, ending(record, board), reply)
+        state = GameState(record, board, found, reply)
         self._announce(state, "changed")
         return state
 
@@ -656,6 +837,15 @@ class GameService:
         """Hand a change to ``on_change`` (called with the game's lock held: in order)."""
         if self.on_change is not None:
             self.on_change(replace(state, engine_reply=None, tokens=None, invite=None), event)
+
+    def _ended(self, record: GameRecord, board: Board) -> GameRecord:
+        """``record`` of a game that is over with its end written: a flag that fell since
+        the last write becomes a time forfeit, and the result is set."""
+        found = ending(record, board)
+        if (found is not None and record.agreed is None
+                and found.reason == Agreement.TIME_FORFEIT.value):
+            record = replace(record, agreed=AgreedEnding(Agreement.TIME_FORFEIT, found.winner))
+        return replace(record, result=result(record, board))
 
     def _changed(self, record: GameRecord, board: Board, *, now: str | None = None,
                  draw_offer: Color | None = None) -> GameRecord:

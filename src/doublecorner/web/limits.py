@@ -227,7 +227,14 @@ class ServerLimits:
     ``max_connections``, and each request to ``header_timeout`` seconds for
     its head and ``body_timeout`` for its body. Passwords are tried at most
     ``sign_in_*`` often (:mod:`~doublecorner.web.sign_in_limits`) and hashed
-    ``password_hashes_at_once`` at a time.
+    ``password_hashes_at_once`` at a time. In the lobby an account keeps
+    ``seeks_per_account`` open seeks and ``challenges_per_account`` open
+    challenges (an address ``*_per_address``), posts them at ``lobby_post_rate``
+    a second (``lobby_post_burst`` at once), and a lobby socket takes messages of
+    ``lobby_message_bytes``; a seek goes ``seek_grace_seconds`` after its author's
+    last lobby socket closed, a challenge expires after ``challenge_seconds``,
+    and a player of a rated game who has no live stream of it for
+    ``abandon_seconds`` while the opponent has one loses by abandonment.
     """
 
     write_rate: float = 20.0
@@ -261,6 +268,19 @@ class ServerLimits:
     sign_in_max_lock_seconds: float = 3600.0
     # An Argon2id hash takes a core and 64 MiB for tens of milliseconds.
     password_hashes_at_once: int = 2
+    # The lobby: seeks and challenges are kept in memory and shown to every lobby socket.
+    seeks_per_account: int = 3
+    seeks_per_address: int = 10
+    challenges_per_account: int = 5
+    challenges_per_address: int = 10
+    lobby_post_rate: float = 1.0
+    lobby_post_burst: int = 5
+    # A lobby or live socket's client sends only pings: a few bytes.
+    lobby_message_bytes: int = 4096
+    # A reload or a dropped connection comes back within seconds.
+    seek_grace_seconds: float = 5.0
+    challenge_seconds: float = 120.0
+    abandon_seconds: float = 60.0
 
 
 class TrustedProxies:

@@ -2,8 +2,8 @@
 
 A record holds what cannot be worked out again: who plays, the start position,
 the moves (full paths), endings the board does not give by itself (a
-resignation, an agreed or claimed draw, a flag fall), pending offers and the
-clock. Everything else (the
+resignation, an agreed or claimed draw, a flag fall, an abandonment), pending
+offers, the clock, whether the game is rated and the players' ratings. Everything else (the
 position, the legal moves, a win or a draw by the rules) follows from
 replaying the moves, which the game service does.
 """
@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from doublecorner.color import Color
+from doublecorner.ratings import Rating
 
 UNFINISHED = "*"  # the PDN result of a game still going on
 
@@ -40,6 +41,8 @@ class Agreement(str, enum.Enum):
     TIME_FORFEIT = "time forfeit"
     REPETITION_CLAIMED = "threefold repetition"
     FORTY_MOVES_CLAIMED = "forty-move rule"
+    # A player of a rated game left it (no live stream) and did not come back in time.
+    ABANDONMENT = "abandonment"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +100,58 @@ class Clock:
                    since=None if since is None else float(since))
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A player's Glicko-2 rating when the game started, and after it (once it was rated)."""
+
+    before: Rating
+    after: Rating | None = None
+
+    def to_json(self) -> dict[str, list[float] | None]:
+        return {"before": _rating_json(self.before),
+                "after": None if self.after is None else _rating_json(self.after)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, list[float] | None]) -> PlayerRating:
+        before, after = data["before"], data.get("after")
+        assert before is not None  # written by to_json
+        return cls(Rating(*before), None if after is None else Rating(*after))
+
+
+def _rating_json(rating: Rating) -> list[float]:
+    return [rating.rating, rating.deviation, rating.volatility]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRatings:
+    """The ratings of a game's players who have accounts (``None``: a player without one).
+
+    >>> ratings = GameRatings(PlayerRating(Rating(1500, 350)), None)
+    >>> GameRatings.from_json(ratings.to_json()) == ratings
+    True
+    """
+
+    black: PlayerRating | None
+    white: PlayerRating | None
+
+    def of(self, color: Color) -> PlayerRating | None:
+        """The rating of ``color``'s player."""
+        return self.black if color is Color.BLACK else self.white
+
+    def to_json(self) -> dict[str, dict[str, list[float] | None] | None]:
+        """The ratings as a JSON object (how the store keeps them)."""
+        return {"black": None if self.black is None else self.black.to_json(),
+                "white": None if self.white is None else self.white.to_json()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Mapping[str, list[float] | None] | None]
+                  ) -> GameRatings:
+        """The ratings of :meth:`to_json`."""
+        black, white = data.get("black"), data.get("white")
+        return cls(None if black is None else PlayerRating.from_json(black),
+                   None if white is None else PlayerRating.from_json(white))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameRecord:
     """One stored game.
@@ -108,7 +163,11 @@ class GameRecord:
     game lists need not replay every game. A ``private`` game is shown only to
     the holders of its tokens. ``human`` is the human's side in engine mode and
     the creator's side in friend mode, where ``takeback_request`` is the side
-    asking to take back its last move.
+    asking to take back its last move. A ``rated`` game (two accounts, from the
+    lobby, a challenge or a rematch) changes its players' ratings when it ends;
+    ``ratings`` are the accounts' ratings at its start (and after it, once
+    rated). ``rematch_offer`` is the side offering a rematch of a finished
+    game, and ``rematch`` the id of the rematch once it was made.
     """
 
     id: str
@@ -129,3 +188,7 @@ class GameRecord:
     private: bool = False
     takeback_request: Color | None = None
     clock: Clock | None = None
+    rated: bool = False
+    ratings: GameRatings | None = None
+    rematch_offer: Color | None = None
+    rematch: str | None = None

@@ -31,6 +31,7 @@ from doublecorner.errors import (
     InvalidSquareError,
     PdnError,
 )
+from doublecorner.ratings import Rating
 from doublecorner.web.account_record import AccountRecord, SessionRecord
 from doublecorner.web.accounts import (
     InvalidPasswordError,
@@ -53,9 +54,10 @@ from doublecorner.web.games import (
     GameNotFoundError,
     GameRequestError,
     GameStateError,
+    RematchAction,
     TakebackAction,
 )
-from doublecorner.web.record import GameMode, GameRecord
+from doublecorner.web.record import GameMode, GameRecord, PlayerRating
 from doublecorner.web.review import (
     GameInProgressError,
     Review,
@@ -65,6 +67,7 @@ from doublecorner.web.review import (
 )
 from doublecorner.web.state import GameState, claimable_draw
 from doublecorner.web.store import StoreError, UsernameTakenError
+from doublecorner.web.tokens import Seat
 
 Side = Literal["black", "white"]
 MAX_MOVE_TEXT = 200  # a path of 9 jumps is 27 characters; more is not a move
@@ -151,6 +154,12 @@ class DrawRequest(_Request):
     action: DrawAction
 
 
+class RematchRequest(_Request):
+    """A rematch offer, or the answer to one."""
+
+    action: RematchAction = RematchAction.OFFER
+
+
 class ImportRequest(_Request):
     """A PDN text of one game or more."""
 
@@ -182,7 +191,7 @@ class LastMove(BaseModel):
 class Outcome(BaseModel):
     result: Literal["1-0", "0-1", "1/2-1/2"]
     reason: Literal["no legal moves", "threefold repetition", "forty-move rule",
-                    "resignation", "draw agreed", "time forfeit"]
+                    "resignation", "draw agreed", "time forfeit", "abandonment"]
     winner: Side | None
 
 
@@ -193,6 +202,41 @@ class ClockBody(BaseModel):
     white: float = Field(description="White's seconds left, now")
     running: Side | None = Field(description="the side whose time runs (null before the "
                                              "first move and after the end)")
+
+
+class RatingBody(BaseModel):
+    """A Glicko-2 rating."""
+
+    rating: float
+    deviation: float = Field(description="RD: how unsure the rating is")
+    provisional: bool = Field(description="the deviation is above 110: shown with a '?'")
+
+    @classmethod
+    def of(cls, rating: Rating) -> RatingBody:
+        return cls(rating=rating.rating, deviation=rating.deviation,
+                   provisional=rating.is_provisional)
+
+
+class PlayerRatingBody(RatingBody):
+    """A player's rating at the start of the game, and after it once a rated game ends."""
+
+    after: RatingBody | None = Field(description="after the game: set once a rated game "
+                                                 "has ended and been rated")
+
+    @classmethod
+    def of_player(cls, rating: PlayerRating | None) -> PlayerRatingBody | None:
+        if rating is None:
+            return None
+        before = RatingBody.of(rating.before)
+        return cls(**before.model_dump(),
+                   after=None if rating.after is None else RatingBody.of(rating.after))
+
+
+class GameRatingsBody(BaseModel):
+    """The ratings of a game's players (``null``: a player without an account)."""
+
+    black: PlayerRatingBody | None
+    white: PlayerRatingBody | None
 
 
 class InviteBody(BaseModel):
@@ -253,10 +297,20 @@ class GameBody(_GameHeading):
     tokens: dict[str, str] | None = Field(
         None, description="only in the answer that creates the game (or imports it): the "
                           "token of each seat the creator holds, by seat (black, white, owner)")
+    rated: bool = Field(False, description="its end changes both players' ratings")
+    ratings: GameRatingsBody | None = Field(
+        None, description="the players' ratings (a game between accounts from the lobby, a "
+                          "challenge or a rematch)")
+    rematch_offer: Side | None = Field(None, description="the side offering a rematch of "
+                                                         "the finished game")
+    rematch: str | None = Field(None, description="the id of the rematch, once it was made")
+    seats: list[Side] | None = Field(
+        None, description="in GET /api/games/{id} and the answers that start a game between "
+                          "accounts, with a session: the seats the signed-in account holds")
 
     @classmethod
-    def of(cls, state: GameState) -> GameBody:
-        """The body of a game."""
+    def of(cls, state: GameState, *, seats: list[Seat] | None = None) -> GameBody:
+        """The body of a game (``seats``: those the request's account holds, to say so)."""
         record, board, ending = state.record, state.board, state.ending
         legal = [] if ending is not None else sorted(board.legal_moves, key=lambda m: m.path)
         engine: LevelSetting | SecondsSetting | None = None
@@ -288,7 +342,16 @@ class GameBody(_GameHeading):
             clock=_clock_body(state),
             invite=None if state.invite is None else InviteBody(
                 secret=state.invite, path=f"/#join={record.id}.{state.invite}"),
-            tokens=None if state.tokens is None else dict(state.tokens))
+            tokens=None if state.tokens is None else dict(state.tokens),
+            rated=record.rated,
+            ratings=None if record.ratings is None else GameRatingsBody(
+                black=PlayerRatingBody.of_player(record.ratings.black),
+                white=PlayerRatingBody.of_player(record.ratings.white)),
+            rematch_offer=None if record.rematch_offer is None
+            else side_name(record.rematch_offer),
+            rematch=record.rematch,
+            seats=None if seats is None else [side_name(seat.color) for seat in seats
+                                              if seat.color is not None])
 
 
 def _clock_body(state: GameState) -> ClockBody | None:
@@ -321,6 +384,20 @@ class GameSummary(_GameHeading):
     def of(cls, record: GameRecord) -> GameSummary:
         """The summary of a game in a list."""
         return cls(**cls.heading(record), ply=len(record.moves), result=record.result)
+
+
+class PlayedGameSummary(GameSummary):
+    """A game of a player's profile: a summary, whether it was rated, and the ratings."""
+
+    rated: bool
+    ratings: GameRatingsBody | None
+
+    @classmethod
+    def of_played(cls, record: GameRecord) -> PlayedGameSummary:
+        return cls(**GameSummary.of(record).model_dump(), rated=record.rated,
+                   ratings=None if record.ratings is None else GameRatingsBody(
+                       black=PlayerRatingBody.of_player(record.ratings.black),
+                       white=PlayerRatingBody.of_player(record.ratings.white)))
 
 
 class GameList(BaseModel):

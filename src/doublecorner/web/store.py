@@ -6,7 +6,10 @@ survives a crash or a power cut, and readers never wait for a writer. One
 connection serves every thread, behind a lock: SQLite takes one writer at a
 time anyway, and games are small. One interface holds games, seats, accounts and
 sessions, so that another database could take SQLite's place without the routes
-knowing.
+knowing. A rated game's end and its players' new ratings are written in one
+transaction, and each game is rated at most once (its rows of the rating
+history are keyed by the game): a crash loses neither, and a restart rates
+nothing twice.
 
 >>> import tempfile, pathlib
 >>> from doublecorner.web.record import GameMode, GameRecord
@@ -27,7 +30,8 @@ import os
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +39,19 @@ from doublecorner.color import Color
 from doublecorner.paths import user_data_dir
 from doublecorner.ratings import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY, Rating
 from doublecorner.web.account_record import DELETED_PLAYER, AccountRecord, SessionRecord
-from doublecorner.web.record import AgreedEnding, Agreement, Clock, GameMode, GameRecord
+from doublecorner.web.record import (
+    UNFINISHED,
+    AgreedEnding,
+    Agreement,
+    Clock,
+    GameMode,
+    GameRatings,
+    GameRecord,
+    PlayerRating,
+)
 from doublecorner.web.tokens import Seat
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_MS = 5000  # another process (a second server, a backup) holding the write lock
 DB_NAME = "games.sqlite3"
 
@@ -119,10 +132,36 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_by_account ON sessions (account_id);
 """,
+    4: """
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN ratings TEXT;         -- a JSON object: the players' ratings
+ALTER TABLE games ADD COLUMN rematch_offer TEXT;   -- the side offering a rematch
+ALTER TABLE games ADD COLUMN rematch TEXT;         -- the id of the rematch, once made
+CREATE INDEX games_in_play ON games (result, updated);
+CREATE TABLE rating_history (
+    game_id TEXT NOT NULL,
+    account_id INTEGER NOT NULL,
+    played TEXT NOT NULL,               -- when the game ended
+    opponent_id INTEGER NOT NULL,
+    score REAL NOT NULL,                -- 1 a win, 0.5 a draw, 0 a loss
+    rating_before REAL NOT NULL,
+    deviation_before REAL NOT NULL,
+    volatility_before REAL NOT NULL,
+    rating REAL NOT NULL,               -- after the game
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    PRIMARY KEY (game_id, account_id)   -- a game rates each of its players once
+);
+CREATE INDEX rating_history_by_account ON rating_history (account_id, played);
+""",
 }
+# The rating arithmetic of one game: the new ratings of Black's and White's players from
+# their ratings before it (web.ratings_service makes it with doublecorner.ratings).
+RateGame = Callable[[Rating, Rating], tuple[Rating, Rating]]
 _COLUMNS = ("id", "mode", "created", "updated", "black", "white", "start_fen", "human", "level",
             "seconds", "moves", "agreed_reason", "agreed_winner", "draw_offer", "tags", "result",
-            "private", "takeback_request", "clock")
+            "private", "takeback_request", "clock", "rated", "ratings", "rematch_offer",
+            "rematch")
 _INSERT = (f"INSERT INTO games ({', '.join(_COLUMNS)}, creator) "
            f"VALUES ({', '.join('?' * (len(_COLUMNS) + 1))})")
 _UPDATE = (f"UPDATE games SET {', '.join(f'{name} = ?' for name in _COLUMNS[1:])} "
@@ -131,6 +170,11 @@ _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM games"
 _ACCOUNT = ("SELECT id, username, created, password_hash, rating, deviation, volatility "
             "FROM accounts")
 _SESSION_COLUMNS = "id, account_id, created, last_seen, user_agent, address"
+_HISTORY_COLUMNS = ("game_id, played, opponent_id, score, rating_before, deviation_before, "
+                    "volatility_before, rating, deviation, volatility")
+# Games between two people that anyone may see: what profiles list and the watch list shows.
+_PEOPLE = ("mode = 'friend' AND private = 0 AND "
+           "(SELECT count(*) FROM seats WHERE seats.game_id = games.id) = 2")
 
 
 class StoreError(Exception):
@@ -139,6 +183,28 @@ class StoreError(Exception):
 
 class UsernameTakenError(StoreError):
     """An account with that username (ignoring case) exists, or existed."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One row of an account's rating history: a rated game, its end, the opponent, the
+    score (1, 0.5, 0) and the rating before and after it."""
+
+    game_id: str
+    played: str
+    opponent_id: int
+    score: float
+    before: Rating
+    after: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """An account's finished games between people: won, drawn, lost."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
 
 
 def default_db_path(environ: Mapping[str, str] | None = None, *,
@@ -214,12 +280,19 @@ class GameStore:
     def insert(self, records: Iterable[GameRecord], *,
                seats: Iterable[tuple[str, Seat, str]] = (),
                invites: Iterable[tuple[str, Seat, str]] = (), creator: str = "",
-               account: int | None = None, notes: Iterable[tuple[str, str]] = ()) -> None:
+               account: int | None = None, notes: Iterable[tuple[str, str]] = (),
+               holders: Mapping[Seat, int | None] | None = None,
+               replacing: GameRecord | None = None) -> None:
         """Add new games, all of them or none, with their ``(game id, seat, token hash)``
-        seats (held by ``account`` too, if given), ``(game id, seat, secret hash)``
+        seats (held by ``account`` too, if given, or by the account ``holders`` gives
+        each seat), ``(game id, seat, secret hash)``
         invites and ``(game id, PDN)`` notes of imported games; ``creator`` names the client.
 
-        :raises StoreError: a game with one of the ids exists already.
+        With ``replacing``, that stored game is replaced by it in the same
+        transaction (a game and its rematch, which it names).
+
+        :raises StoreError: a game with one of the ids exists already, or ``replacing``'s
+            game does not exist.
         """
         rows = [(*_row(record), creator) for record in records]
         with self._lock:
@@ -229,12 +302,18 @@ class GameStore:
                 self._connection.executemany(
                     "INSERT INTO seats (game_id, seat, token_hash, account_id) "
                     "VALUES (?, ?, ?, ?)",
-                    [(game_id, seat.value, digest, account) for game_id, seat, digest in seats])
+                    [(game_id, seat.value, digest,
+                      account if holders is None else holders.get(seat))
+                     for game_id, seat, digest in seats])
                 self._connection.executemany(
                     "INSERT INTO invites (game_id, seat, secret_hash) VALUES (?, ?, ?)",
                     [(game_id, seat.value, digest) for game_id, seat, digest in invites])
                 self._connection.executemany(
                     "INSERT INTO game_notes (game_id, pdn) VALUES (?, ?)", notes)
+                if replacing is not None:
+                    old = _row(replacing)
+                    if self._connection.execute(_UPDATE, (*old[1:], old[0])).rowcount != 1:
+                        raise sqlite3.IntegrityError(f"no game {replacing.id!r} to replace")
             except sqlite3.IntegrityError as error:
                 self._connection.execute("ROLLBACK")
                 raise StoreError(f"cannot add the games: {error}") from None
@@ -249,6 +328,68 @@ class GameStore:
         with self._lock:
             cursor = self._connection.execute(_UPDATE, (*row[1:], row[0]))
         return cursor.rowcount == 1
+
+    def update_rated(self, record: GameRecord, rate: RateGame, *, black_score: float,
+                     played: str) -> GameRecord:
+        """Replace the stored game with ``record``, a rated game that has ended with
+        ``black_score`` (1, 0.5, 0), and rate it, in one transaction: the players' new
+        ratings (``rate`` of their ratings now), a row of each one's rating history
+        (``played``: when it ended) and the game's ``ratings``; the record as stored.
+        A game rated already, or whose seats are not held by two accounts, is only
+        stored.
+
+        :raises LookupError: there is no game with ``record``'s id.
+        """
+        with self._lock:
+            self._connection.execute("BEGIN IMMEDIATE")
+            try:
+                row = _row(record)
+                if self._connection.execute(_UPDATE, (*row[1:], row[0])).rowcount != 1:
+                    raise LookupError(f"no game {record.id!r}")
+                rated = self._rate(record, rate, black_score, played)
+                if rated is not None:
+                    record = rated
+                    assert record.ratings is not None  # _rate sets them
+                    self._connection.execute("UPDATE games SET ratings = ? WHERE id = ?",
+                                             (json.dumps(record.ratings.to_json()), record.id))
+            except BaseException:
+                self._connection.execute("ROLLBACK")
+                raise
+            self._connection.execute("COMMIT")
+        return record
+
+    def _rate(self, record: GameRecord, rate: RateGame, black_score: float,
+              played: str) -> GameRecord | None:
+        """Rate the game inside the open transaction; ``None`` if it is not to be rated."""
+        connection = self._connection
+        if connection.execute("SELECT 1 FROM rating_history WHERE game_id = ?",
+                              (record.id,)).fetchone() is not None:
+            return None  # rated already: a game changes its players' ratings once
+        holders = dict(connection.execute(
+            "SELECT seat, account_id FROM seats WHERE game_id = ?", (record.id,)).fetchall())
+        black, white = holders.get(Seat.BLACK.value), holders.get(Seat.WHITE.value)
+        if black is None or white is None or black == white:
+            return None
+        before = []
+        for account in (black, white):
+            found = connection.execute(
+                "SELECT rating, deviation, volatility FROM accounts WHERE id = ?",
+                (account,)).fetchone()
+            before.append(Rating(*found))
+        after = rate(before[0], before[1])
+        for account, opponent, old, new, score in (
+                (black, white, before[0], after[0], black_score),
+                (white, black, before[1], after[1], 1.0 - black_score)):
+            connection.execute(
+                "UPDATE accounts SET rating = ?, deviation = ?, volatility = ? WHERE id = ?",
+                (new.rating, new.deviation, new.volatility, account))
+            connection.execute(
+                f"INSERT INTO rating_history (account_id, {_HISTORY_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (account, record.id, played, opponent, score, old.rating, old.deviation,
+                 old.volatility, new.rating, new.deviation, new.volatility))
+        return replace(record, ratings=GameRatings(PlayerRating(before[0], after[0]),
+                                                   PlayerRating(before[1], after[1])))
 
     def get(self, game_id: str) -> GameRecord | None:
         """The game with this id, or ``None``."""
@@ -368,6 +509,81 @@ class GameStore:
             self._connection.execute("COMMIT")
         return None if row is None else Seat(row[0])
 
+    def people_games_of(self, account: int, limit: int, *, offset: int = 0,
+                        newest_first: bool = True) -> list[GameRecord]:
+        """The public games between two people in which ``account`` holds a seat, newest
+        (or oldest) first: ``limit`` of them from the ``offset``-th."""
+        order = "DESC" if newest_first else "ASC"
+        with self._lock:
+            rows = self._connection.execute(
+                f"{_SELECT} WHERE {_PEOPLE} AND id IN (SELECT game_id FROM seats WHERE "
+                f"account_id = ?) ORDER BY created {order}, rowid {order} LIMIT ? OFFSET ?",
+                (account, limit, offset)).fetchall()
+        return [_record(row) for row in rows]
+
+    def count_people_games_of(self, account: int) -> int:
+        """How many public games between two people ``account`` holds a seat in."""
+        with self._lock:
+            return int(self._connection.execute(
+                f"SELECT count(*) FROM games WHERE {_PEOPLE} AND id IN (SELECT game_id FROM "
+                "seats WHERE account_id = ?)", (account,)).fetchone()[0])
+
+    def results_of(self, account: int) -> Results:
+        """The account's finished public games between two people: won, drawn and lost."""
+        with self._lock:
+            rows = self._connection.execute(
+                f"SELECT seats.seat, games.result, count(*) FROM games JOIN seats ON "
+                f"seats.game_id = games.id WHERE {_PEOPLE} AND seats.account_id = ? AND "
+                "games.result != ? GROUP BY seats.seat, games.result",
+                (account, UNFINISHED)).fetchall()
+        wins = draws = losses = 0
+        for seat, result, count in rows:
+            if result == "1/2-1/2":
+                draws += count
+            elif (result == "1-0") is (seat == Seat.BLACK.value):
+                wins += count
+            else:
+                losses += count
+        return Results(wins, draws, losses)
+
+    def rating_history(self, account: int, limit: int) -> list[RatingChange]:
+        """The account's ``limit`` last rated games, oldest first."""
+        with self._lock:
+            rows = self._connection.execute(
+                f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE account_id = ? "
+                "ORDER BY played DESC, rowid DESC LIMIT ?", (account, limit)).fetchall()
+        return [RatingChange(row[0], row[1], row[2], row[3], Rating(*row[4:7]),
+                             Rating(*row[7:10])) for row in reversed(rows)]
+
+    def account_names(self, accounts: Iterable[int]) -> dict[int, str]:
+        """The username of each of ``accounts`` (a deleted one's: ``deleted player``)."""
+        wanted = list(dict.fromkeys(accounts))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        with self._lock:
+            rows = self._connection.execute(
+                f"SELECT id, username, deleted FROM accounts WHERE id IN ({marks})",
+                wanted).fetchall()
+        return {account: DELETED_PLAYER if deleted else name for account, name, deleted in rows}
+
+    def games_in_play(self, since: str, limit: int) -> list[GameRecord]:
+        """The public games between two people that go on by their stored result and
+        changed at ``since`` or later: the ``limit`` last changed."""
+        with self._lock:
+            rows = self._connection.execute(
+                f"{_SELECT} WHERE result = ? AND updated >= ? AND {_PEOPLE} "
+                "ORDER BY updated DESC, rowid DESC LIMIT ?", (UNFINISHED, since, limit)
+            ).fetchall()
+        return [_record(row) for row in rows]
+
+    def rated_games_in_play(self) -> list[GameRecord]:
+        """The rated games that go on by their stored result (a flag may have fallen since)."""
+        with self._lock:
+            rows = self._connection.execute(
+                f"{_SELECT} WHERE rated = 1 AND result = ?", (UNFINISHED,)).fetchall()
+        return [_record(row) for row in rows]
+
     def count(self) -> int:
         """How many games the file holds."""
         with self._lock:
@@ -399,6 +615,17 @@ class GameStore:
                 f"{_ACCOUNT} WHERE username_key = ? AND deleted IS NULL",
                 (username.lower(),)).fetchone()
         return None if row is None else _account(row)
+
+    def accounts_by_id(self, accounts: Iterable[int]) -> dict[int, AccountRecord]:
+        """The accounts with these ids that were not deleted, by id."""
+        wanted = list(dict.fromkeys(accounts))
+        if not wanted:
+            return {}
+        with self._lock:
+            rows = self._connection.execute(
+                f"{_ACCOUNT} WHERE id IN ({', '.join('?' * len(wanted))}) AND deleted IS NULL",
+                wanted).fetchall()
+        return {row[0]: _account(row) for row in rows}
 
     def set_password_hash(self, account: int, password_hash: str) -> None:
         """Keep a new hash of the account's password."""
@@ -566,13 +793,16 @@ def _row(record: GameRecord) -> tuple[Any, ...]:
             None if agreed is None else _color_name(agreed.winner),
             _color_name(record.draw_offer), json.dumps(dict(record.tags), ensure_ascii=False),
             record.result, int(record.private), _color_name(record.takeback_request),
-            None if record.clock is None else json.dumps(record.clock.to_json()))
+            None if record.clock is None else json.dumps(record.clock.to_json()),
+            int(record.rated),
+            None if record.ratings is None else json.dumps(record.ratings.to_json()),
+            _color_name(record.rematch_offer), record.rematch)
 
 
 def _record(row: tuple[Any, ...]) -> GameRecord:
     (game_id, mode, created, updated, black, white, start_fen, human, level, seconds, moves,
      agreed_reason, agreed_winner, draw_offer, tags, result, private, takeback_request,
-     clock) = row
+     clock, rated, ratings, rematch_offer, rematch) = row
     agreed = (None if agreed_reason is None
               else AgreedEnding(Agreement(agreed_reason), _color(agreed_winner)))
     return GameRecord(id=game_id, mode=GameMode(mode), created=created, updated=updated,
@@ -580,4 +810,7 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
                       level=level, seconds=seconds, moves=tuple(moves.split()), agreed=agreed,
                       draw_offer=_color(draw_offer), tags=json.loads(tags), result=result,
                       private=bool(private), takeback_request=_color(takeback_request),
-                      clock=None if clock is None else Clock.from_json(json.loads(clock)))
+                      clock=None if clock is None else Clock.from_json(json.loads(clock)),
+                      rated=bool(rated), ratings=None if ratings is None
+                      else GameRatings.from_json(json.loads(ratings)),
+                      rematch_offer=_color(rematch_offer), rematch=rematch)
