@@ -6,6 +6,7 @@
 // half-entered move, the board's orientation and look.
 
 import { AnalysisPanel } from "./analysis.js";
+import { changesInWords } from "./announce.js";
 import { LiveSocket, api } from "./api.js";
 import { BoardView } from "./board.js";
 import { $, make, rewordMessage, setMessage, showText } from "./dom.js";
@@ -54,6 +55,7 @@ const board = new BoardView($("board"), {
   activate: (square) => activate(square),
   drop: (from, to) => drop(from, to),
   canDrag: (square) => canMove() && input.canSelect(square),
+  cancel: () => cancelMove(),
 });
 const analysis = new AnalysisPanel();
 const review = new ReviewPanel({ goTo: (ply) => goTo(ply), changed: () => renderMoves() });
@@ -122,6 +124,7 @@ picker.addEventListener("change", () => chooseLanguage(picker.value));
 // The static page is translated by i18n.js; what script wrote is written again.
 onLanguageChange((lang) => {
   picker.value = lang;
+  announce(""); // what was said was said in the other language; the next move is said in this one
   render();
   library.render();
   rewordMessage();
@@ -467,6 +470,20 @@ function activate(square) {
   renderBoard(hinted);
 }
 
+/** Escape on the board: the piece picked up goes back, and nothing is played. */
+function cancelMove() {
+  if (input.selected === null) return;
+  input.reset();
+  setMessage("");
+  renderBoard();
+  announce(t("announce.cancelled"));
+}
+
+/** Say `text` to screen readers, through the polite live region beside the board. */
+function announce(text) {
+  $("announcer").textContent = text;
+}
+
 /** Why the piece on `square` cannot move now (the side to move can: canMove()), as a function
  * that words it. */
 function whyNoMove(square) {
@@ -522,8 +539,13 @@ async function request(call, after = null, describe = (error) => describeError(e
   }
 }
 
-function showGame(game) {
-  if (state.game?.id !== game.id) {
+/**
+ * Show a game the server sent. The moves played since the same game was last shown are said
+ * in the live region; `started`: a game just made, whose moves so far (the engine's first) are.
+ */
+function showGame(game, { started = false } = {}) {
+  const before = state.game?.id === game.id ? state.game : null;
+  if (!before) {
     state.flipped = false;
     analysis.stop();
     setMessage(""); // what was said of the game left behind; callers say what is new after this
@@ -536,6 +558,10 @@ function showGame(game) {
   state.clockAsked = false;
   state.positions = replay(game.start_fen, game.moves);
   state.viewPly = null;
+  if (before || started) {
+    const words = changesInWords(before, game, state.positions);
+    if (words) announce(words);
+  }
   state.variation = null;
   notes.follow(game);
   refreshInput();
@@ -693,6 +719,12 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+// The skip link puts the keyboard on the board itself (its square that has the tab stop).
+document.querySelector(".skip-link").addEventListener("click", (event) => {
+  event.preventDefault();
+  board.focus();
+});
+
 $("move-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("move-input").value.trim();
@@ -734,7 +766,7 @@ function syncNewGameForm() {
 
 async function createGame(options) {
   const game = await api.createGame(options);
-  showGame(game);
+  showGame(game, { started: true });
   const reply = game.engine_reply;
   setMessage(reply ? () => t("engine.played", { move: reply.move }) : "", "info");
 }

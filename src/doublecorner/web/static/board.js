@@ -5,7 +5,19 @@
 // one drawn here look alike. On top of that picture come the marks of a game
 // in progress: the selected piece, the legal targets and the pieces that must
 // capture. Every mark lets the pointer through to the square under it, so a
-// click anywhere in a square reaches that square.
+// click anywhere in a square reaches that square. The marks and the square
+// numbers take colours of the page's own where svg.py's fall short of WCAG AA
+// (3:1 for a mark against the square under it, 4.5:1 for the numbers).
+//
+// For the keyboard and screen readers the board is an ARIA grid (the APG's
+// "layout grid"): eight rows of four cells, the playing squares as they stand
+// on the screen, one tab stop (a roving tabindex) and the arrow keys between
+// cells. A grid rather than a group of buttons because screen readers switch
+// to their focus mode in a grid, so the arrow keys reach the page instead of
+// reading on; and rows of cells let them say where a square is. Up and down
+// keep the column of four, so the focus zigzags down a file rather than
+// drifting off the board. Everything else drawn is hidden from them: a
+// cell's name says its number, name, piece and what Enter does there.
 
 import { SQUARES, algebraic, rowFile, squareAt } from "./geometry.js";
 import { t } from "./i18n.js";
@@ -16,21 +28,26 @@ const MARGIN = 20;
 const PIECE_RADIUS = 0.39 * SQUARE_SIZE;
 const DRAG_THRESHOLD = 6; // pixels the pointer moves before a press becomes a drag
 
-// The palettes of svg.py, plus the page's own marks (must-capture ring).
+// The palettes of svg.py, plus the page's own marks: the must-capture ring, the rings of the
+// marked squares (last move, selected piece and its path) and the focus ring. Each mark has
+// 3:1 against what surrounds it (tests/test_web_a11y.py measures them).
 export const PALETTES = {
   tournament: {
     playing: "#3a7d44", unused: "#f0dcaa", frame: "#3b2a1a", border: "#3b2a1a", label: "#f0dcaa",
-    number: "#f0dcaa",
     disc: { black: ["#c62828", "#7f1212"], white: ["#f7f3e8", "#8f8a7a"] },
     crown: { black: ["#f4c430", "#6b4e00"], white: ["#f4c430", "#6b4e00"] },
-    lastMove: "#fff176", highlight: "#4fc3f7", arrow: "#1565c0", mustCapture: "#ff9800",
+    lastMove: "#fff176", highlight: "#4fc3f7", arrow: "#1565c0",
+    // The page's own: svg.py's numbers (#f0dcaa, 3.7:1 on the green) and an orange ring (2.3:1) were too faint.
+    number: "#ffffff", numberHalo: "#173a1e", mustCapture: "#ffd54f",
+    lastMoveRing: "#1a1a1a", highlightRing: "#0d47a1", focusRing: ["#000000", "#ffeb3b"],
   },
   book: {
     playing: "#ffffff", unused: "#a6a6a6", frame: "#ffffff", border: "#000000", label: "#000000",
-    number: "#6e6e6e",
     disc: { black: ["#1a1a1a", "#000000"], white: ["#ffffff", "#000000"] },
     crown: { black: ["#ffffff", "#ffffff"], white: ["#1a1a1a", "#1a1a1a"] },
-    lastMove: "#ffd54f", highlight: "#81d4fa", arrow: "#d84315", mustCapture: "#d84315",
+    lastMove: "#ffd54f", highlight: "#81d4fa", arrow: "#d84315",
+    number: "#595959", numberHalo: "#ffffff", mustCapture: "#d84315",
+    lastMoveRing: "#8a5200", highlightRing: "#01579b", focusRing: ["#000000", "#ffeb3b"],
   },
 };
 
@@ -98,7 +115,7 @@ function describeSquare(square, piece, { target, selected }) {
 export class BoardView {
   /**
    * @param {HTMLElement} container where the <svg> goes
-   * @param {object} handlers {activate(square), drop(from, to), canDrag(square)}
+   * @param {object} handlers {activate(square), drop(from, to), canDrag(square), cancel()}
    */
   constructor(container, handlers) {
     this.container = container;
@@ -106,7 +123,7 @@ export class BoardView {
     this.state = null;
     this.focusSquare = 22;
     this.press = null;
-    this.svg = element("svg", { class: "board", role: "group", "aria-label": t("board.label") });
+    this.svg = element("svg", { class: "board", role: "grid", "aria-label": t("board.label") });
     container.replaceChildren(this.svg);
     this.svg.addEventListener("pointerdown", (event) => this.pointerDown(event));
     this.svg.addEventListener("pointermove", (event) => this.pointerMove(event));
@@ -115,7 +132,7 @@ export class BoardView {
     this.svg.addEventListener("keydown", (event) => this.keyDown(event));
     this.svg.addEventListener("focusin", (event) => {
       const square = Number(event.target.dataset?.square);
-      if (square) this.focusSquare = square;
+      if (square) this.moveFocusRing(square);
     });
   }
 
@@ -136,6 +153,22 @@ export class BoardView {
   centre(square) {
     const [x, y] = this.squareCorner(square);
     return [x + SQUARE_SIZE / 2, y + SQUARE_SIZE / 2];
+  }
+
+  /** The grid's cell of a square as it stands on the screen: [row 0-7 from the top, column 0-3 from the left]. */
+  cell(square) {
+    let [row, file] = rowFile(square);
+    if (this.state.flipped) [row, file] = [7 - row, 7 - file];
+    return [row, Math.floor(file / 2)];
+  }
+
+  /** The square in a cell of the grid (row 0-7, column 0-3 as on the screen), or null off the board. */
+  squareInCell(row, column) {
+    if (row < 0 || row > 7 || column < 0 || column > 3) return null;
+    return SQUARES.find((square) => {
+      const [r, c] = this.cell(square);
+      return r === row && c === column;
+    });
   }
 
   /**
@@ -159,22 +192,27 @@ export class BoardView {
     svg.dataset.coordinates = state.coordinates;
 
     if (margin) {
-      svg.append(element("rect", { class: "frame", x: 0, y: 0, width: side, height: side, fill: palette.frame }));
+      svg.append(element("rect", {
+        class: "frame", x: 0, y: 0, width: side, height: side, fill: palette.frame, "aria-hidden": "true",
+      }));
       for (let index = 0; index < 8; index += 1) {
         const [x, y] = this.corner(index, index);
         const baseline = 0.35 * 12;
         svg.append(element("text", {
           class: "coordinate file", x: num(x + SQUARE_SIZE / 2), y: num(margin + 8 * SQUARE_SIZE + margin / 2 + baseline),
           "text-anchor": "middle", "font-family": "sans-serif", "font-size": 12, fill: palette.label,
+          "aria-hidden": "true",
         }, "abcdefgh"[index]));
         svg.append(element("text", {
           class: "coordinate rank", x: num(margin / 2), y: num(y + SQUARE_SIZE / 2 + baseline),
           "text-anchor": "middle", "font-family": "sans-serif", "font-size": 12, fill: palette.label,
+          "aria-hidden": "true",
         }, String(8 - index)));
       }
     }
     svg.append(element("rect", {
       class: "square unused", x: margin, y: margin, width: 8 * SQUARE_SIZE, height: 8 * SQUARE_SIZE, fill: palette.unused,
+      "aria-hidden": "true",
     }));
 
     const pieces = state.position.pieces;
@@ -182,39 +220,46 @@ export class BoardView {
     // Tabbing into the board lands on a piece that can move.
     if (!hadFocus && movable.size && !movable.has(this.focusSquare)) this.focusSquare = Math.min(...movable);
     const targets = new Set(state.targets ?? []);
-    for (const square of SQUARES) {
+    // The grid's rows, top to bottom as shown; each cell's square in the order it stands in its row.
+    const rows = Array.from({ length: 8 }, () => element("g", { role: "row" }));
+    const cells = [...SQUARES].sort((a, b) => this.cell(a)[1] - this.cell(b)[1]);
+    for (const square of cells) {
       const [x, y] = this.squareCorner(square);
       const classes = ["square", "playing"];
       if (movable.has(square)) classes.push("movable");
       if (targets.has(square)) classes.push("target");
-      svg.append(element("rect", {
+      rows[this.cell(square)[0]].append(element("rect", {
         class: classes.join(" "), "data-square": square, x, y, width: SQUARE_SIZE, height: SQUARE_SIZE,
-        fill: palette.playing, tabindex: square === this.focusSquare ? 0 : -1, role: "button",
+        fill: palette.playing, tabindex: square === this.focusSquare ? 0 : -1, role: "gridcell",
         "aria-label": describeSquare(square, pieces.get(square),
           { target: targets.has(square), selected: square === state.selected }),
       }));
     }
+    svg.append(...rows);
 
-    const overlay = element("g", { class: "overlay", "pointer-events": "none" });
+    const overlay = element("g", { class: "overlay", "pointer-events": "none", "aria-hidden": "true" });
     svg.append(overlay);
-    const mark = (squares, kind, colour) => {
+    // A mark is a tint and a ring inside the square: the ring carries the contrast the tint cannot.
+    const mark = (squares, kind, colour, ring) => {
       for (const square of new Set(squares)) {
         const [x, y] = this.squareCorner(square);
         overlay.append(element("rect", {
-          class: kind, "data-square": square, x, y, width: SQUARE_SIZE, height: SQUARE_SIZE, fill: colour,
-          "fill-opacity": 0.6,
+          class: kind, "data-square": square, x: x + 1.5, y: y + 1.5, width: SQUARE_SIZE - 3,
+          height: SQUARE_SIZE - 3, fill: colour, "fill-opacity": 0.6, stroke: ring, "stroke-width": 3,
         }));
       }
     };
-    mark(state.lastMove ?? [], "last-move", palette.lastMove);
+    mark(state.lastMove ?? [], "last-move", palette.lastMove, palette.lastMoveRing);
     const lit = state.selected ? [state.selected, ...(state.visited ?? [])] : [];
-    mark(lit, "highlight", palette.highlight);
+    mark(lit, "highlight", palette.highlight, palette.highlightRing);
     if (state.coordinates === "numbers") {
       for (const square of SQUARES) {
         const [x, y] = this.squareCorner(square);
+        // A halo keeps the number legible on a marked square as on a plain one.
         overlay.append(element("text", {
-          class: "coordinate number", x: x + 2, y: y + 9, "font-family": "sans-serif", "font-size": 8,
-          fill: palette.number,
+          class: "coordinate number", x: x + 3, y: y + 10, "font-family": "sans-serif", "font-size": 8,
+          fill: palette.number, stroke: palette.numberHalo, "stroke-width": 2, "paint-order": "stroke",
+          "stroke-linejoin": "round",
         }, String(square)));
       }
     }
@@ -257,7 +302,27 @@ export class BoardView {
         fill: palette.arrow, "fill-opacity": 0.8, stroke: "#ffffff", "stroke-width": 1.5,
       }));
     }
+    // The keyboard's focus: two rings, dark outside and light inside, so that one of them stands
+    // out on any square and mark; shown by style.css while a square has :focus-visible.
+    const [outer, inner] = palette.focusRing;
+    this.focusRing = element("g", { class: "focus-ring" });
+    this.focusRing.append(
+      element("rect", { x: 1.5, y: 1.5, width: SQUARE_SIZE - 3, height: SQUARE_SIZE - 3, fill: "none", stroke: outer,
+        "stroke-width": 3 }),
+      element("rect", { x: 4.5, y: 4.5, width: SQUARE_SIZE - 9, height: SQUARE_SIZE - 9, fill: "none", stroke: inner,
+        "stroke-width": 3 }),
+    );
+    overlay.append(this.focusRing);
+    this.moveFocusRing(this.focusSquare);
     if (hadFocus) this.focus();
+  }
+
+  /** Make `square` the board's tab stop, with the focus ring on it. */
+  moveFocusRing(square) {
+    this.focusSquare = square;
+    const [x, y] = this.squareCorner(square);
+    this.focusRing?.setAttribute("transform", `translate(${x} ${y})`);
+    this.focusRing?.setAttribute("data-square", square);
   }
 
   /** Put the keyboard focus on the board (on the square that had it last). */
@@ -324,31 +389,41 @@ export class BoardView {
     this.press = null;
   }
 
+  /**
+   * The grid's keys (docs: the page's "Keyboard" help). Enter or Space picks up a piece and puts
+   * it down on a target (a multi-jump: each landing square, or its last one when that tells the
+   * capture); Escape puts it back; the arrows, Home and End (with Ctrl: the whole board) move the
+   * focus between cells. The page's own keys (Left and Right for the moves, Home, End) wait
+   * while the board has the focus: these take the event first.
+   */
   keyDown(event) {
     const square = Number(event.target.dataset?.square);
-    if (!square) return;
+    if (!square || event.altKey || event.metaKey) return;
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       this.handlers.activate(square);
       return;
     }
-    // Arrow keys walk the dark squares as they appear on the screen.
-    const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    const step = steps[event.key];
-    if (!step) return;
-    event.preventDefault();
-    let [dRow, dFile] = step;
-    if (this.state.flipped) [dRow, dFile] = [-dRow, -dFile];
-    const [row, file] = rowFile(square);
-    const next = dRow
-      ? squareAt(row + dRow, file - 1) ?? squareAt(row + dRow, file + 1)
-      : squareAt(row, file + 2 * dFile);
-    if (next !== null) {
-      this.focusSquare = next;
-      for (const rect of this.svg.querySelectorAll("rect.square.playing")) {
-        rect.setAttribute("tabindex", Number(rect.dataset.square) === next ? 0 : -1);
-      }
-      this.focus();
+    if (event.key === "Escape") {
+      event.preventDefault();
+      this.handlers.cancel();
+      return;
     }
+    const [row, column] = this.cell(square);
+    const whole = event.ctrlKey;
+    const moves = {
+      ArrowUp: [row - 1, column], ArrowDown: [row + 1, column],
+      ArrowLeft: [row, column - 1], ArrowRight: [row, column + 1],
+      Home: whole ? [0, 0] : [row, 0], End: whole ? [7, 3] : [row, 3],
+    };
+    if (!Object.hasOwn(moves, event.key)) return;
+    event.preventDefault();
+    const next = this.squareInCell(...moves[event.key]);
+    if (next === null || next === undefined) return;
+    for (const rect of this.svg.querySelectorAll("rect.square.playing")) {
+      rect.setAttribute("tabindex", Number(rect.dataset.square) === next ? 0 : -1);
+    }
+    this.moveFocusRing(next);
+    this.focus();
   }
 }

@@ -139,3 +139,9 @@ export function listOr(items) {
   if (items.length < 2) return items.join("");
   return t("list.or", { items: items.slice(0, -1).join(", "), last: items.at(-1) });
 }
+
+/** Items listed as the language lists them all: "18 and 27", "11, 18 and 25" (the catalogue's "list.and"). */
+export function listAnd(items) {
+  if (items.length < 2) return items.join("");
+  return t("list.and", { items: items.slice(0, -1).join(", "), last: items.at(-1) });
+}
