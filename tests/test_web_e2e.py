@@ -114,9 +114,17 @@ def games_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(database: Path, games_db: Path) -> Iterator[str]:
     """The base URL of the real app serving a fresh database (and ``games_db``)."""
+    with serving(SERVE, database, str(games_db)) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(script: str, database: Path, *more: str) -> Iterator[str]:
+    """The base URL of the app that ``script`` serves (its arguments: ``database``, a free
+    port, then ``more``), while it runs."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-c", SERVE, str(database), str(port), str(games_db)],
+        [sys.executable, "-c", script, str(database), str(port), *more],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str | None] = queue.Queue()
     log: list[str] = []
@@ -1133,6 +1141,69 @@ def test_the_page_in_irish_has_no_word_outside_the_catalogue(page: Page, server:
     page.get_by_test_id("offer-draw").click()
     expect(page.get_by_test_id("accept-draw")).to_have_text("Glacann Dubh leis an gcluiche cothrom")
     check("a draw offered between two players")
+
+
+def test_the_account_views_in_irish_have_no_word_outside_the_catalogue(page: Page,
+                                                                        server: str) -> None:
+    """The walk above through the account's views: sign-up and sign-in with their faults,
+    the account view with its devices and a password change, the deletion and what it leaves."""
+    password = "focal faire fada"
+
+    def check(view: str) -> None:
+        assert foreign_words(page, GA) == [], f"{view}: words that are not the Irish catalogue's"
+
+    def account_form(*values: str) -> None:
+        fields = ("account-username", "account-password", "account-confirm")[:len(values)]
+        for testid, value in zip(fields, values, strict=True):
+            page.get_by_test_id(testid).fill(value)
+        page.get_by_test_id("account-submit").click()
+
+    page.goto(f"{server}?lang=ga")
+    page.get_by_test_id("cancel-new-game").click()
+    check("the top bar, signed out")
+    page.get_by_test_id("sign-up").click()
+    check("the sign-up dialog")
+    account_form("?", "gearr", "gearr")
+    expect(page.get_by_test_id("account-username-error")).to_have_text(
+        GA["account.usernameBreaksRules"])
+    check("the sign-up dialog's faults")
+    page.get_by_test_id("account-switch").click()
+    account_form("Aoife_ga", password)
+    expect(page.get_by_test_id("account-password-error")).to_have_text(GA["error.wrongCredentials"])
+    check("the sign-in dialog, a wrong password")
+    page.get_by_test_id("account-switch").click()
+    account_form("Aoife_ga", password, password)
+    expect(page.get_by_test_id("account-link")).to_have_text("Aoife_ga")
+    check("signed up")
+    start_game(page, "engine", human_color="black", level="1")
+    expect(page.get_by_test_id("player-bottom")).to_contain_text("Aoife_ga")
+    check("a game of the account")
+
+    page.get_by_test_id("account-link").click()
+    expect(page.get_by_test_id("session-list").get_by_test_id("session")).to_have_count(1)
+    check("the account view")
+    page.get_by_test_id("password-current").fill("ní hé seo é")
+    page.get_by_test_id("password-new").fill("focal faire nua")
+    page.get_by_test_id("change-password").click()
+    expect(page.get_by_test_id("password-current-error")).to_have_text(GA["error.wrongPassword"])
+    check("a password change with a wrong password")
+    page.get_by_test_id("password-current").fill(password)
+    page.get_by_test_id("change-password").click()
+    expect(page.get_by_test_id("account-news")).to_have_text(GA["account.passwordChangedAlone"])
+    check("the password changed")
+
+    page.get_by_test_id("delete-account").click()
+    page.get_by_test_id("delete-password").fill(password)  # the old one
+    page.get_by_test_id("confirm-delete-account").click()
+    expect(page.get_by_test_id("delete-password-error")).to_have_text(GA["error.wrongPassword"])
+    check("the deletion's confirmation, a wrong password")
+    page.get_by_test_id("delete-password").fill("focal faire nua")
+    page.get_by_test_id("confirm-delete-account").click()
+    expect(page.get_by_test_id("account-news")).to_have_text(GA["account.deleted"])
+    check("the account deleted")
+    page.get_by_test_id("account-back").click()
+    expect(page.get_by_test_id("game-list")).to_contain_text(GA["player.deleted"])
+    check("the board, the account's game under 'deleted player'")
 
 
 def test_the_words_check_sees_english_in_the_irish_page(page: Page, server: str) -> None:

@@ -21,7 +21,11 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, token = null) {
+/**
+ * One request to the API: its JSON answer (null for a 204), or an ApiError; `token`: the
+ * Authorization's bearer tokens, if any.
+ */
+export async function request(method, path, body, token = null) {
   const options = { method, headers: { Accept: "application/json" } };
   if (token) options.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
@@ -49,7 +53,10 @@ async function request(method, path, body, token = null) {
       throw new ApiError(`${method} ${path} failed: ${response.status} ${response.statusText}`,
         response.status, data, "http");
     }
-    throw new ApiError(message, response.status, data);
+    const error = new ApiError(message, response.status, data);
+    // A 429's Retry-After: the seconds to wait, which the account's forms say.
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw error;
   }
   return data;
 }
@@ -66,9 +73,9 @@ function kept(answer) {
 export const api = {
   createGame: async (options) => kept(await request("POST", "/api/games", options)),
   listGames: () => {
+    // Without tokens the server still lists the games of the account signed in, if any.
     const tokens = listedTokens();
-    if (!tokens.length) return Promise.resolve({ games: [] });
-    return request("GET", "/api/games", undefined, tokens.join(", "));
+    return request("GET", "/api/games", undefined, tokens.length ? tokens.join(", ") : null);
   },
   getGame: (id) => request("GET", game(id), undefined, tokenFor(id)),
   move: (id, move, seat) => request("POST", `${game(id)}/moves`, { move }, tokenFor(id, seat)),

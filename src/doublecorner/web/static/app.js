@@ -5,6 +5,7 @@
 // state of its own is what the person is looking at: the move shown, the
 // half-entered move, the board's orientation and look.
 
+import { AccountView } from "./account.js";
 import { AnalysisPanel } from "./analysis.js";
 import { changesInWords } from "./announce.js";
 import { LiveSocket, api } from "./api.js";
@@ -89,6 +90,8 @@ const library = new GameLibrary({
     render();
   },
 });
+// Who is signed in here (the saved games then include the account's), and the account view.
+const account = new AccountView({ changed: () => library.refresh() });
 
 // --- settings --------------------------------------------------------------
 
@@ -127,6 +130,7 @@ onLanguageChange((lang) => {
   announce(""); // what was said was said in the other language; the next move is said in this one
   render();
   library.render();
+  account.render();
   rewordMessage();
   renderNewGameError();
 });
@@ -566,7 +570,8 @@ function showGame(game, { started = false } = {}) {
   notes.follow(game);
   refreshInput();
   localStorage.setItem(LAST_GAME_KEY, game.id);
-  if (location.hash !== `#game=${game.id}`) history.replaceState(null, "", `#game=${encodeURIComponent(game.id)}`);
+  // The account view keeps its address while a game it hides changes (a friend's move).
+  if (!account.isOpen && location.hash !== `#game=${game.id}`) history.replaceState(null, "", `#game=${encodeURIComponent(game.id)}`);
   render();
   library.mark(game.id);
   library.refresh();
@@ -713,7 +718,7 @@ document.addEventListener("keydown", (event) => {
   if (event.target.closest?.("input, textarea, select, dialog, svg") || event.altKey || event.ctrlKey
     || event.metaKey) return;
   const testid = NAVIGATION_KEYS[event.key];
-  if (testid && state.game) {
+  if (testid && state.game && !account.isOpen) {
     event.preventDefault();
     NAVIGATION[testid]();
   }
@@ -734,6 +739,7 @@ $("move-form").addEventListener("submit", (event) => {
 });
 
 $("open-setup").addEventListener("click", () => {
+  account.close();
   analysis.stop();
   setMessage("");
   setup.open(shownPosition());
@@ -766,6 +772,7 @@ function syncNewGameForm() {
 
 async function createGame(options) {
   const game = await api.createGame(options);
+  account.close(); // a new game is played on the board
   showGame(game, { started: true });
   const reply = game.engine_reply;
   setMessage(reply ? () => t("engine.played", { move: reply.move }) : "", "info");
@@ -836,14 +843,18 @@ window.addEventListener("hashchange", async () => {
 
 async function start() {
   render();
+  const accountKnown = account.start(); // at #account, the account view shows at once
   const joined = await joinFromHash();
   const id = joined ? null : gameIdFromHash() ?? localStorage.getItem(LAST_GAME_KEY);
   if (id) await openGame(id);
   if (!state.game) {
     await library.refresh();
-    history.replaceState(null, "", location.pathname);
-    openNewGame();
+    if (!account.isOpen) {
+      history.replaceState(null, "", location.pathname);
+      openNewGame();
+    }
   }
+  await accountKnown;
   document.body.dataset.ready = "true";
 }
 

@@ -16,7 +16,7 @@ const IMPORT_ERRORS = { bad_request: "import.noGame" };
  * A moment as 2026-02-12 13:05, the same in every language: Chromium has no Irish dates
  * (Intl falls back to American English, "2/12/2026, 1:05 PM").
  */
-function dateText(when) {
+export function dateText(when) {
   const two = (number) => String(number).padStart(2, "0");
   return `${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())} `
     + `${two(when.getHours())}:${two(when.getMinutes())}`;

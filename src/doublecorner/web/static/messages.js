@@ -117,13 +117,15 @@ export function scoreText(score) {
   return score; // a number of men, signed
 }
 
-// The names the server gives its players (engine/levels.py HUMAN_NAME, web/games.py ENGINE_NAME).
+// The names the server gives its players (engine/levels.py HUMAN_NAME, web/games.py ENGINE_NAME,
+// web/account_record.py DELETED_PLAYER).
 const ENGINE_AT_LEVEL = /^doublecorner \(level (\d+)\)$/;
 const ENGINE_AT_SECONDS = /^doublecorner \(([\d.]+) s per move\)$/;
 
 /** A player's name: the server's names for the human and the engine in words, any other as typed. */
 export function playerName(name) {
   if (name === "human") return t("player.human");
+  if (name === "deleted player") return t("player.deleted");
   const level = ENGINE_AT_LEVEL.exec(name);
   if (level) return t("player.engineLevel", { level: Number(level[1]) });
   const seconds = ENGINE_AT_SECONDS.exec(name);
