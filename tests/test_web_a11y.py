@@ -386,6 +386,20 @@ def _setup(page: Page, server: str, lang: str) -> None:
     expect(page.get_by_test_id("setup-panel")).to_be_visible()
 
 
+def _account(page: Page, server: str, lang: str) -> None:
+    """The account view (``#account``) of an account signed up for the purpose."""
+    page.goto(f"{server}?lang={lang}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    if page.get_by_test_id("account-page").count() == 0:
+        pytest.skip("no account view in the page yet (issue 25): when it comes, it is checked here")
+    answer = page.request.post(f"{server}api/account/signup",
+                               headers={"Origin": server.rstrip("/")},
+                               data={"username": f"axe-{lang}", "password": "a good long password"})
+    assert answer.status == 201, answer.text()
+    page.goto(f"{server}?lang={lang}#account")
+    expect(page.get_by_test_id("account-details")).to_be_visible()
+
+
 def _page_at(path: str, issue: str) -> Callable[[Page, str, str], None]:
     """A page of its own at ``path`` (skipped while the server has none there)."""
     def visit(page: Page, server: str, lang: str) -> None:
@@ -406,7 +420,7 @@ A11Y_PAGES: dict[str, Callable[[Page, str, str], None]] = {
     "explorer": _explorer,
     "setup": _setup,
     "learn": _page_at("learn", "issue 26, item 1"),
-    "account": _page_at("account", "issue 25"),
+    "account": _account,
 }
 
 
@@ -423,6 +437,7 @@ def test_the_axe_check_sees_a_serious_violation(page: Page, server: str) -> None
     _home(page, server, "en")
     assert serious_violations(page) == []
     # In the dialog: the page behind a modal dialog is inert, and axe reads what a reader can.
-    page.get_by_test_id("new-game-form").evaluate("form => form.append(document.createElement('button'))")
+    page.get_by_test_id("new-game-form").evaluate(
+        "form => form.append(document.createElement('button'))")
     found = serious_violations(page)
     assert len(found) == 1 and found[0].startswith("button-name (critical): "), found
