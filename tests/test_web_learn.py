@@ -133,6 +133,14 @@ def test_the_course_is_served_with_the_rules_answers(client: TestClient) -> None
                                 "params": {"move": "14x23"}}
 
 
+def test_the_page_is_served_at_learn_and_the_routes_are_in_the_schema(client: TestClient) -> None:
+    page = client.get("/learn")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="learn.js"></script>' in page.text
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/learn", CHECK} <= set(paths) and "/learn" not in paths
+
+
 def test_without_a_static_folder_the_api_stays_and_the_page_goes(db_path: Path) -> None:
     with TestClient(create_app(db_path, hash_mb=1, allowed_hosts=["testserver"],
                                static_dir=None)) as client:

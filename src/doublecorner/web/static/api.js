@@ -97,6 +97,9 @@ export const api = {
   explore: (fen, limit, game = null) => request("GET",
     `/api/explore?${new URLSearchParams(game ? { fen, limit, game } : { fen, limit })}`),
   storedGame: (id) => request("GET", `/api/games-db/${encodeURIComponent(id)}`),
+  // Learning the rules (/learn): the lessons, and a move checked by the rules (nothing stored).
+  learn: () => request("GET", "/api/learn"),
+  checkMove: (fen, moves, move) => request("POST", "/api/rules/check", { fen, moves, move }),
   // Reviews (the server's whole-game analysis) and an imported game's own notes.
   startReview: (id) => request("POST", `${game(id)}/review`, undefined, tokenFor(id)),
   reviewStatus: (id) => request("GET", `${game(id)}/review`, undefined, tokenFor(id)),
