@@ -183,6 +183,44 @@ def test_book_pieces_are_printed_black_and_white() -> None:
     assert lightness(fills["piece white king"].get("fill")) > 240  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("style", [svg.Style.WOOD, svg.Style.SLATE])
+def test_the_other_colours_keep_the_tournament_boards_pieces_and_dark_playing_squares(
+        style: svg.Style) -> None:
+    position = Position.from_fen(KINGS_FEN)
+    root = parse(svg.board(position, coordinates=None, style=style))
+    tournament = parse(svg.board(position, coordinates=None))
+    (unused,) = with_class(root, "square", "unused")
+    for square in with_class(root, "square", "playing"):
+        assert lightness(square.get("fill")) < lightness(unused.get("fill")) - 60, square.attrib
+    for side in ("black", "white"):
+        (man,) = with_class(root, "piece", side, "man")
+        (theirs,) = with_class(tournament, "piece", side, "man")
+        disc, tournament_disc = man.find(f"{SVG}circle"), theirs.find(f"{SVG}circle")
+        assert disc is not None and tournament_disc is not None
+        assert disc.get("fill") == tournament_disc.get("fill")  # red and white
+        assert disc.attrib["cx"] == tournament_disc.attrib["cx"]
+
+
+def test_a_stacked_king_is_two_men_one_above_the_other_inside_its_square() -> None:
+    position = Position.from_fen(KINGS_FEN)
+    root = parse(svg.board(position, coordinates=None, kings=svg.Kings.STACKED))
+    assert with_class(root, "crown") == []
+    size = square_size(root)
+    for king in with_class(root, "piece", "king"):
+        lower, upper = king.findall(f"{SVG}circle")
+        assert lower.get("class") == "lower" and upper.get("class") is None
+        assert lower.get("fill") == upper.get("fill") and lower.get("cx") == upper.get("cx")
+        _, y = piece_centre(parse(svg.board(position, coordinates=None)),
+                              int(king.get("data-square", "0")))
+        low, high = float(lower.get("cy", "nan")), float(upper.get("cy", "nan"))
+        assert high < y < low  # the upper man higher up the picture: its edge shows below
+        radius = float(upper.get("r", "nan"))
+        assert y - size / 2 < high - radius and low + radius < y + size / 2
+    for man in with_class(root, "piece", "man"):
+        assert len(man.findall(f"{SVG}circle")) == 1
+    assert svg.board(position) == svg.board(position, kings=svg.Kings.CROWNED)
+
+
 def marked(root: ET.Element, kind: str) -> set[int]:
     return {int(element.get("data-square", "0")) for element in with_class(root, kind)}
 
@@ -295,9 +333,10 @@ def test_anything_with_a_board_method_is_drawn_as_its_board() -> None:
     (lambda: svg.board(Board(), arrows=["11-15"]), TypeError),  # type: ignore[list-item]
     (lambda: svg.board(Board(), size=0), ValueError),
     (lambda: svg.board(Board(), style="book"), TypeError),  # type: ignore[arg-type]
+    (lambda: svg.board(Board(), kings="stacked"), TypeError),  # type: ignore[arg-type]
     (lambda: svg.board(Board(), coordinates="numbers"), TypeError),  # type: ignore[arg-type]
     (lambda: svg.board("B:W21-32:B1-12"), TypeError),  # type: ignore[arg-type]
-], ids=["highlight", "arrow-square", "arrow-length", "arrow-text", "size", "style",
+], ids=["highlight", "arrow-square", "arrow-length", "arrow-text", "size", "style", "kings",
         "coordinates", "source"])
 def test_bad_arguments_raise_precise_errors(call: object, error: type[Exception]) -> None:
     with pytest.raises(error):

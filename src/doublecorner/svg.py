@@ -1,9 +1,12 @@
 """SVG pictures of a board: pure functions that return the drawing as a string.
 
-Two styles. :attr:`Style.TOURNAMENT` draws the board as the rules describe the
+Four styles. :attr:`Style.TOURNAMENT` draws the board as the rules describe the
 real thing: green playing squares, buff light squares, and flat discs seen from
-above, red for Black and white for White, plain but for a crown on kings.
-:attr:`Style.BOOK` draws a diagram as checkers books print one.
+above, red for Black and white for White. :attr:`Style.WOOD` and
+:attr:`Style.SLATE` are the same board in other colours (brown wood, blue and
+grey). :attr:`Style.BOOK` draws a diagram as checkers books print one. A king
+wears a crown (:attr:`Kings.CROWNED`), or is two men stacked as on a real board
+(:attr:`Kings.STACKED`): seen from above, the lower man shows below the upper.
 
 **The book convention.** Books print the playing squares light and shade the
 others, "for the sake of clearness" (Encyclopaedia Britannica, 11th edition,
@@ -24,7 +27,8 @@ Books print in ink, so the pieces are black and white there.
 Every element that tests or style sheets may look for has a class:
 ``square playing`` (with ``data-square``) and ``square unused``, ``piece black
 man`` / ``piece white king`` (a group holding the disc and, for a king, a
-``crown``), ``coordinate``, ``last-move``, ``highlight`` and ``arrow``.
+``crown`` or the ``lower`` disc under it), ``coordinate``, ``last-move``,
+``highlight`` and ``arrow``.
 Output is deterministic and uses no ``id``, so that several boards can share
 one HTML page (as in a Jupyter notebook).
 
@@ -51,11 +55,14 @@ from doublecorner.move import Move
 from doublecorner.position import Position
 from doublecorner.squares import SQUARES, Square, check_square
 
-__all__ = ["Coordinates", "HasBoard", "SquarePath", "Style", "board"]
+__all__ = ["Coordinates", "HasBoard", "Kings", "SquarePath", "Style", "board"]
 
 SQUARE_SIZE = 45  # user units per square; ``size`` scales the whole picture
 MARGIN = 20  # room for the a-h and 1-8 labels around the board
 PIECE_RADIUS = 0.39 * SQUARE_SIZE
+# How far each man of a stacked king sits from the square's middle, up and down: the lower
+# man's edge shows as a crescent below the upper one, and both stay inside the square.
+STACK_OFFSET = 0.06 * SQUARE_SIZE
 
 
 class Style(Enum):
@@ -63,6 +70,10 @@ class Style(Enum):
 
     TOURNAMENT = "tournament"
     """Green and buff squares, red and white discs: the board players sit at."""
+    WOOD = "wood"
+    """Brown and pale wood squares, red and white discs."""
+    SLATE = "slate"
+    """Blue-grey and pale grey squares, red and white discs."""
     BOOK = "book"
     """A book diagram: light playing squares, black and white men printed in ink."""
 
@@ -74,6 +85,15 @@ class Coordinates(Enum):
     """The standard numbers 1-32 in a corner of each playing square."""
     ALGEBRAIC = "algebraic"
     """Files a-h and ranks 1-8 in a margin around the board."""
+
+
+class Kings(Enum):
+    """How a king is drawn."""
+
+    CROWNED = "crowned"
+    """A man with a crown on it."""
+    STACKED = "stacked"
+    """Two men, one on the other, as a king is made on a real board."""
 
 
 class HasBoard(Protocol):
@@ -111,6 +131,20 @@ _PALETTES = {
         # Gold reads on both discs and belongs to neither side.
         crown={Color.BLACK: ("#f4c430", "#6b4e00"), Color.WHITE: ("#f4c430", "#6b4e00")},
         last_move="#fff176", highlight="#4fc3f7", arrow="#1565c0"),
+    # The red men's rim is darker on wood and slate than on the green: red on these
+    # squares is 1.3:1, the rim 3:1 or more (WCAG's 3:1 for a shape on its ground).
+    Style.WOOD: _Palette(
+        playing="#9a6434", unused="#ecd2a4", frame="#4a2c14", border="#4a2c14", label="#ecd2a4",
+        number="#ffffff",
+        disc={Color.BLACK: ("#c62828", "#2b0606"), Color.WHITE: ("#f7f3e8", "#8f8a7a")},
+        crown={Color.BLACK: ("#f4c430", "#6b4e00"), Color.WHITE: ("#f4c430", "#6b4e00")},
+        last_move="#fff176", highlight="#4fc3f7", arrow="#1565c0"),
+    Style.SLATE: _Palette(
+        playing="#4f6d8a", unused="#d9e1e8", frame="#263545", border="#263545", label="#d9e1e8",
+        number="#ffffff",
+        disc={Color.BLACK: ("#c62828", "#2b0606"), Color.WHITE: ("#f7f3e8", "#8f8a7a")},
+        crown={Color.BLACK: ("#f4c430", "#6b4e00"), Color.WHITE: ("#f4c430", "#6b4e00")},
+        last_move="#fff176", highlight="#80deea", arrow="#ef6c00"),
     Style.BOOK: _Palette(
         playing="#ffffff", unused="#a6a6a6", frame="#ffffff", border="#000000", label="#000000",
         number="#6e6e6e",
@@ -128,8 +162,9 @@ _CROWN_BALLS = ((-0.6, -0.33, 0.09), (0.0, -0.46, 0.09), (0.6, -0.33, 0.09))
 
 def board(source: Board | Position | HasBoard, /, *, size: int | None = 400,
           coordinates: Coordinates | None = Coordinates.NUMBERS, flipped: bool = False,
-          style: Style = Style.TOURNAMENT, last_move: SquarePath | None = None,
-          arrows: Iterable[SquarePath] = (), highlight: Iterable[Square] = ()) -> str:
+          style: Style = Style.TOURNAMENT, kings: Kings = Kings.CROWNED,
+          last_move: SquarePath | None = None, arrows: Iterable[SquarePath] = (),
+          highlight: Iterable[Square] = ()) -> str:
     """An SVG picture of a board, as one string.
 
     ``source`` is a :class:`~doublecorner.board.Board`, a
@@ -142,7 +177,7 @@ def board(source: Board | Position | HasBoard, /, *, size: int | None = 400,
     ``source`` has moves made, the last of them is marked (draw
     ``board.position()`` for a picture without it). ``arrows`` are moves or
     squares to join, a capture drawn along every jump of its path;
-    ``highlight`` marks squares.
+    ``highlight`` marks squares. ``kings`` draws kings crowned or stacked.
 
     >>> from doublecorner import Position
     >>> picture = board(Position.from_fen("W:WK15,20:BK28,12"), style=Style.BOOK,
@@ -151,16 +186,21 @@ def board(source: Board | Position | HasBoard, /, *, size: int | None = 400,
     (1, 2)
     >>> '<title>Checkers position W:WK15,20:B12,K28</title>' in picture
     True
+    >>> stacked = board(Position.from_fen("W:WK15:B12"), kings=Kings.STACKED)
+    >>> stacked.count('class="lower"'), stacked.count('class="crown"')
+    (1, 0)
 
     :raises InvalidSquareError: a square is not in 1-32.
     :raises ValueError: ``size`` is below 1, or an arrow names fewer than two squares.
-    :raises TypeError: ``source``, ``style`` or ``coordinates`` has the wrong type.
+    :raises TypeError: ``source``, ``style``, ``kings`` or ``coordinates`` has the wrong type.
     """
     position, made = _position_and_last_move(source)
     if last_move is None:
         last_move = made
     if not isinstance(style, Style):
         raise TypeError(f"style must be a Style such as Style.BOOK, not {style!r}")
+    if not isinstance(kings, Kings):
+        raise TypeError(f"kings must be a Kings such as Kings.STACKED, not {kings!r}")
     if coordinates is not None and not isinstance(coordinates, Coordinates):
         raise TypeError("coordinates must be a Coordinates such as Coordinates.ALGEBRAIC, "
                         f"or None, not {coordinates!r}")
@@ -189,7 +229,7 @@ def board(source: Board | Position | HasBoard, /, *, size: int | None = 400,
     parts += _square_marks(grid, lit, "highlight", palette.highlight)
     if coordinates is Coordinates.NUMBERS:
         parts += _square_numbers(grid, palette)
-    parts += _pieces(grid, palette, position)
+    parts += _pieces(grid, palette, position, kings)
     parts.append(_border(grid, palette))
     parts += (_arrow(grid, path, palette.arrow) for path in arrow_paths)
     parts.append("</svg>")
@@ -309,7 +349,7 @@ def _algebraic_labels(grid: _Grid, palette: _Palette) -> list[str]:
     return labels
 
 
-def _pieces(grid: _Grid, palette: _Palette, position: Position) -> list[str]:
+def _pieces(grid: _Grid, palette: _Palette, position: Position, kings: Kings) -> list[str]:
     drawn = []
     for square in SQUARES:
         piece = position.piece_at(square)
@@ -317,13 +357,23 @@ def _pieces(grid: _Grid, palette: _Palette, position: Position) -> list[str]:
             continue
         cx, cy = grid.centre(square)
         fill, rim = palette.disc[piece.color]
+        if not piece.is_king:
+            body = _disc(cx, cy, fill, rim)
+        elif kings is Kings.STACKED:
+            # The lower man first: the upper is painted over it.
+            body = (_disc(cx, cy + STACK_OFFSET, fill, rim, ' class="lower"')
+                    + _disc(cx, cy - STACK_OFFSET, fill, rim))
+        else:
+            body = _disc(cx, cy, fill, rim) + _crown(cx, cy, *palette.crown[piece.color])
         kind = "king" if piece.is_king else "man"
-        disc = (f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(PIECE_RADIUS)}" '
-                f'fill="{fill}" stroke="{rim}" stroke-width="1.5"/>')
-        crown = _crown(cx, cy, *palette.crown[piece.color]) if piece.is_king else ""
         drawn.append(f'<g class="piece {piece.color.name.lower()} {kind}" '
-                     f'data-square="{square}">{disc}{crown}</g>')
+                     f'data-square="{square}">{body}</g>')
     return drawn
+
+
+def _disc(cx: float, cy: float, fill: str, rim: str, attributes: str = "") -> str:
+    return (f'<circle{attributes} cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(PIECE_RADIUS)}" '
+            f'fill="{fill}" stroke="{rim}" stroke-width="1.5"/>')
 
 
 def _crown(cx: float, cy: float, fill: str, outline: str) -> str:
