@@ -5,12 +5,16 @@ app, as in test_web_accounts. Seeks and challenges live in memory and are
 shown on the lobby socket (``WS /api/lobby``); the tests read its messages in
 order and wait on them, never on the clock: the grace of a seek whose author
 left, a challenge's life and the abandonment timeout are set to 0 where a
-test needs them to pass.
+test needs them to pass. Every browser's requests run on the app's own event
+loop, as under uvicorn, so that the timers a request sets go off (a
+TestClient outside its ``with`` would run each request on a loop of its own,
+closed with it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +24,32 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from doublecorner.web.limits import ServerLimits
-from tests.test_web_accounts import Clocks, Server, serve, signed_up
+from tests import test_web_accounts
+from tests.test_web_accounts import Clocks, signed_up
 from tests.test_web_api import ORIGIN, assert_error, auth, new_game
 
 FIVE_PLUS_THREE = {"minutes": 5, "increment": 3}
+
+
+@dataclass
+class Server(test_web_accounts.Server):
+    """The app, and browsers whose requests and sockets run on its event loop."""
+
+    portal: Any = None
+
+    def browser(self, address: str = "192.0.2.1", **headers: str) -> TestClient:
+        browser = super().browser(address, **headers)
+        browser.portal = self.portal
+        return browser
+
+
+def serve(db_path: Path, clocks: Clocks, **options: Any) -> Iterator[Server]:
+    """The app over ``db_path`` with the accounts' test options, started once."""
+    options.setdefault("password_hasher", test_web_accounts.fast_hasher())
+    app = test_web_accounts.make_app(db_path, limits_clock=lambda: clocks.monotonic,
+                                     now=lambda: clocks.wall, **options)
+    with TestClient(app) as started:
+        yield Server(app, clocks, portal=started.portal)
 
 
 @pytest.fixture

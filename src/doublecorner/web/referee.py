@@ -8,10 +8,12 @@ anyone is looking; at the start of the server it does the same for the rated
 games it finds in play, those whose flag fell while it was down at once.
 
 A player is *present* while a live stream of the game is open with their
-seat (their session or token). A player of a rated game in play who is
-absent while the opponent is present, for ``abandon_seconds`` on end (a
-closed tab, a lost connection not regained), loses by abandonment. While
-both are absent nobody is waiting, and the clock decides.
+seat (their session or token). A player of a rated game in play who has
+left it (was present, and is no more) while the opponent is present, for
+``abandon_seconds`` on end (a closed tab, a lost connection not regained),
+loses by abandonment. While both are absent nobody is waiting, and the clock
+decides; a player not yet seen since the server started (a page still on its
+way, or a restart) has left nothing.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Referee:
         self._now = now
         self._in_play: set[str] = set()
         self._present: dict[str, set[Seat]] = {}
+        self._seen: dict[str, set[Seat]] = {}  # the seats that had a stream open
         self._flags: dict[str, asyncio.TimerHandle] = {}
         self._leaving: dict[tuple[str, Color], asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -52,7 +55,10 @@ class Referee:
     async def start(self) -> None:
         """Take up the rated games in play (after a restart: a fallen flag ends its game)."""
         for state in await self.games.rated_in_play():
-            self.changed(state, "changed")
+            if state.ending is None:
+                self.changed(state, "changed")
+            else:  # it ended on time while the server was down
+                await self._run(self.games.settle(state.record.id))
 
     def changed(self, state: GameState, event: str) -> None:
         """A game changed (as the game service says): its timers follow."""
@@ -63,6 +69,7 @@ class Referee:
         self._cancel(self._flags.pop(game_id, None))
         if state.ending is not None or event == "deleted":
             self._in_play.discard(game_id)
+            self._seen.pop(game_id, None)
             for side in Color:
                 self._cancel(self._leaving.pop((game_id, side), None))
             return
@@ -82,6 +89,7 @@ class Referee:
         else:
             self._present.pop(game_id, None)
         if game_id in self._in_play:
+            self._seen.setdefault(game_id, set()).update(seats)
             self._judge_presence(game_id)
 
     def close(self) -> None:
@@ -94,10 +102,11 @@ class Referee:
             task.cancel()
 
     def _judge_presence(self, game_id: str) -> None:
-        present = self._present.get(game_id, set())
+        present, seen = self._present.get(game_id, set()), self._seen.get(game_id, set())
         for side in Color:
             key = (game_id, side)
-            is_left = Seat.of(side) not in present and Seat.of(side.opponent) in present
+            seat = Seat.of(side)
+            is_left = seat in seen and seat not in present and Seat.of(side.opponent) in present
             if not is_left:
                 self._cancel(self._leaving.pop(key, None))
             elif key not in self._leaving:
