@@ -105,6 +105,18 @@ export const api = {
   reviewStatus: (id) => request("GET", `${game(id)}/review`, undefined, tokenFor(id)),
   reviewPdnUrl: (id) => `${game(id)}/review.pdn`,
   notes: (id) => request("GET", `${game(id)}/notes`, undefined, tokenFor(id)),
+  // Play between people: the lobby's seeks, challenges, rematches and profiles.
+  postSeek: (terms) => request("POST", "/api/seeks", terms),
+  cancelSeek: (id) => request("DELETE", `/api/seeks/${encodeURIComponent(id)}`),
+  acceptSeek: (id) => request("POST", `/api/seeks/${encodeURIComponent(id)}/accept`),
+  challenge: (terms) => request("POST", "/api/challenges", terms),
+  answerChallenge: (id, action) => request("POST", `/api/challenges/${encodeURIComponent(id)}/${action}`),
+  cancelChallenge: (id) => request("DELETE", `/api/challenges/${encodeURIComponent(id)}`),
+  rematch: (id, seat, action) => request("POST", `${game(id)}/rematch`, { action }, tokenFor(id, seat)),
+  profile: (name) => request("GET", `/api/users/${encodeURIComponent(name)}`),
+  profileGames: (name, offset, limit) => request("GET",
+    `/api/users/${encodeURIComponent(name)}/games?${new URLSearchParams({ offset, limit })}`),
+  profilePdnUrl: (name) => `/api/users/${encodeURIComponent(name)}/games.pdn`,
 };
 
 /**
@@ -130,7 +142,11 @@ export class LiveSocket {
   open() {
     const id = this.id;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/live`);
+    // A seat's token says whose stream it is (a player's, not a spectator's), as the
+    // session does for an account's seat.
+    const token = tokenFor(id);
+    const query = token ? `?${new URLSearchParams({ token })}` : "";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/live${query}`);
     this.socket = socket;
     socket.addEventListener("message", (event) => {
       let message;

@@ -19,6 +19,7 @@ import {
   LANGUAGES, chooseLanguage, chosenLanguage, currentLanguage, onLanguageChange, setLanguage, t,
 } from "./i18n.js";
 import { GameLibrary } from "./library.js";
+import { LobbyPanel, playerLink } from "./lobby.js";
 import {
   MESSAGES, describeError, endingReason, playerName, playersText, refusedMove, scoreText,
 } from "./messages.js";
@@ -26,8 +27,9 @@ import { renderMoveList } from "./movelist.js";
 import { GameNotes } from "./notes.js";
 import { ReviewPanel } from "./review.js";
 import { MoveInput } from "./moveinput.js";
+import { changeText, ratingElement } from "./ratings.js";
 import { SetupEditor } from "./setup.js";
-import { forgetGame, forgetInvite, inviteOf, seatsOf } from "./tokens.js";
+import { forgetGame, forgetInvite, inviteOf, keepTokens, seatsOf, tokenFor } from "./tokens.js";
 
 const SETTINGS_KEY = "doublecorner.settings";
 const LAST_GAME_KEY = "doublecorner.lastGame";
@@ -46,7 +48,13 @@ const state = {
   pending: null, // {move, position}: a move on its way to the server, shown already
   clockAt: 0, // performance.now() when game.clock was received
   clockAsked: false, // a resync was asked for when the running clock reached zero
+  spectators: null, // how many watch the game shown, by its live stream (null: not known)
 };
+
+// The seats the signed-in account holds at each game, as the server said (its answers to
+// GET and to the start of a game between accounts carry them): such a seat acts with the
+// session, without a token here.
+const accountSeats = new Map();
 
 // Friend games are followed live: the other browser's changes arrive here.
 const live = new LiveSocket({ onMessage: (message) => receiveLive(message) });
@@ -90,8 +98,17 @@ const library = new GameLibrary({
     render();
   },
 });
-// Who is signed in here (the saved games then include the account's), and the account view.
-const account = new AccountView({ changed: () => library.refresh() });
+// The lobby: seeks, challenges and games to watch; a game of this account that starts opens.
+const lobby = new LobbyPanel({ open: (id) => openGame(id), current: () => state.game?.id });
+// Who is signed in here (the saved games then include the account's, the lobby shows who
+// posts), and the account view.
+const account = new AccountView({
+  changed: () => {
+    accountSeats.clear();
+    library.refresh();
+    lobby.reconnect();
+  },
+});
 
 // --- settings --------------------------------------------------------------
 
@@ -131,6 +148,7 @@ onLanguageChange((lang) => {
   render();
   library.render();
   account.render();
+  lobby.render();
   rewordMessage();
   renderNewGameError();
 });
@@ -155,9 +173,14 @@ function shownPosition() {
   return state.positions[state.viewPly];
 }
 
+/** The seats this browser holds at game `id`: by the tokens it keeps, and by its account. */
+function seatsHere(id) {
+  return [...new Set([...seatsOf(id), ...(accountSeats.get(id) ?? [])])];
+}
+
 /** This browser's side in a friend game (null: only watching). */
 function friendSide() {
-  const seats = state.game ? seatsOf(state.game.id) : [];
+  const seats = state.game ? seatsHere(state.game.id) : [];
   return ["black", "white"].find((side) => seats.includes(side)) ?? null;
 }
 
@@ -170,14 +193,14 @@ function isFlipped() {
 
 /** The seat of this browser that acts for `side` (a colour): the owner of an analysis, or that side's. */
 function seatFor(side) {
-  const seats = state.game ? seatsOf(state.game.id) : [];
+  const seats = state.game ? seatsHere(state.game.id) : [];
   if (seats.includes("owner")) return "owner";
   return side && seats.includes(side) ? side : null;
 }
 
 /** A seat of this browser at the game shown (null: only watching). */
 function anySeat() {
-  return state.game ? seatsOf(state.game.id)[0] ?? null : null;
+  return state.game ? seatsHere(state.game.id)[0] ?? null : null;
 }
 
 function canMove() {
@@ -265,12 +288,19 @@ function renderPlayer(element, color) {
   const swatch = make("span", { className: `swatch ${color}` });
   swatch.setAttribute("aria-hidden", "true");
   const label = make("span", { textContent: colorName(color) });
+  const rating = game?.ratings?.[color] ?? null; // a player with an account
   if (name) {
-    const named = make("span");
-    showText(named, playerName(name));
+    let named = make("span");
+    if (rating) named = playerLink(name);
+    else showText(named, playerName(name));
     label.append(t("player.between"), named);
   }
   const parts = [swatch, label];
+  if (rating) {
+    const shown = rating.after ?? rating; // after a rated game: the new rating, and its change
+    parts.push(ratingElement(shown.rating, shown.provisional));
+    if (rating.after) parts.push(make("span", { className: "rating-change", textContent: changeText(rating.rating, rating.after.rating) }));
+  }
   if (game && !game.outcome && !setup.isOpen && shownPosition().turn === color) {
     parts.push(make("span", { className: "to-move", textContent: t("player.toMove") }));
   }
@@ -312,6 +342,7 @@ function statusText() {
     if (game.draw_offer) detail = t("status.drawOffered", { side: colorName(game.draw_offer) });
     if (game.takeback_request) detail = t("status.takebackAsked", { side: colorName(game.takeback_request) });
   }
+  if (game.outcome && game.rematch_offer) detail = t("status.rematchOffered", { side: colorName(game.rematch_offer) });
   if (!isLive()) detail = t("status.lookingBack", { ply: state.viewPly, total: game.ply });
   if (state.variation) detail = t("status.variation", { move: state.variation.move });
   return [headline, detail];
@@ -339,7 +370,7 @@ function renderActions() {
   const asked = friend ? game.takeback_request : null; // a takeback asked, by this side
   const canAnswerTakeback = Boolean(asked && friendSide() && asked !== friendSide());
   $("takeback").disabled = !(game && game.ply > 0 && idle && !asked);
-  $("takeback").hidden = canAnswerTakeback;
+  $("takeback").hidden = canAnswerTakeback || Boolean(game?.rated); // a rated game takes none back
   $("takeback").textContent = friend ? t("actions.askTakeback") : t("actions.takeback");
   $("accept-takeback").hidden = !canAnswerTakeback;
   $("decline-takeback").hidden = !canAnswerTakeback;
@@ -362,6 +393,15 @@ function renderActions() {
   $("resign").hidden = game?.mode === "analysis";
   $("resign").textContent = playing && game.mode === "two-player"
     ? t("actions.sideResigns", { side: colorName(game.turn) }) : t("actions.resign");
+  // A finished game between two people: a rematch is offered, and the other side answers.
+  const between = Boolean(game?.outcome && friend && friendSide() && !inviteOf(game.id) && !game.rematch);
+  const rematchOffer = between ? game.rematch_offer : null;
+  $("offer-rematch").hidden = !between || Boolean(rematchOffer);
+  $("accept-rematch").hidden = !rematchOffer || rematchOffer === friendSide();
+  $("decline-rematch").hidden = $("accept-rematch").hidden;
+  for (const testid of ["offer-rematch", "accept-rematch", "decline-rematch"]) $(testid).disabled = !idle;
+  $("spectators").hidden = state.spectators === null || !friend || setup.isOpen;
+  if (state.spectators !== null) $("spectators").textContent = t("spectators.count", { count: state.spectators });
   const invite = game?.mode === "friend" ? inviteOf(game.id) : null;
   $("invite-panel").hidden = !invite || setup.isOpen;
   if (invite) $("invite-link").value = new URL(invite, location.href).href;
@@ -549,7 +589,9 @@ async function request(call, after = null, describe = (error) => describeError(e
  */
 function showGame(game, { started = false } = {}) {
   const before = state.game?.id === game.id ? state.game : null;
+  if (game.seats) accountSeats.set(game.id, game.seats);
   if (!before) {
+    state.spectators = null;
     state.flipped = false;
     analysis.stop();
     setMessage(""); // what was said of the game left behind; callers say what is new after this
@@ -575,6 +617,23 @@ function showGame(game, { started = false } = {}) {
   render();
   library.mark(game.id);
   library.refresh();
+  if (before && !before.rematch && game.rematch) followRematch(game);
+}
+
+/** The game shown has had its rematch (the other player accepted it): go there. A seat
+ * this browser holds by its token holds the other side there with the same token. */
+function followRematch(game) {
+  copyRematchTokens(game.id, game.rematch);
+  const side = friendSide();
+  openGame(game.rematch).then(() => {
+    if (side) setMessage(() => t("rematch.started", { side: colorName(opponent(side)) }), "info");
+  });
+}
+
+function copyRematchTokens(oldId, newId) {
+  for (const seat of seatsOf(oldId).filter((held) => held !== "owner")) {
+    keepTokens(newId, { [opponent(seat)]: tokenFor(oldId, seat) });
+  }
 }
 
 function goTo(ply) {
@@ -590,6 +649,11 @@ function goTo(ply) {
 
 /** A message of the live stream: the other browser's change, or the game again after a reconnect. */
 function receiveLive(message) {
+  if (message.type === "spectators") {
+    state.spectators = message.count;
+    renderActions();
+    return;
+  }
   if (message.type !== "game" || message.game.id !== state.game?.id) return;
   if (message.event === "deleted") {
     setMessage(() => t("live.deleted"));
@@ -697,6 +761,21 @@ for (const action of ["accept", "decline"]) {
 
 $("resign").addEventListener("click", () => request(() => api.resign(state.game.id, seatFor(humanSide()))));
 
+for (const action of ["offer", "accept", "decline"]) {
+  $(`${action}-rematch`).addEventListener("click", () => {
+    const old = state.game;
+    const side = friendSide();
+    request(async () => {
+      const answer = await api.rematch(old.id, side, action);
+      if (answer.id !== old.id) copyRematchTokens(old.id, answer.id); // accepted: the new game
+      return answer;
+    }, (answer) => {
+      if (answer.id !== old.id) setMessage(() => t("rematch.started", { side: colorName(opponent(side)) }), "info");
+      else if (action === "offer") setMessage(() => t("rematch.offered"), "info");
+    });
+  });
+}
+
 $("claim-draw").addEventListener("click", () => request(() => api.claimDraw(state.game.id, seatFor(state.game.turn))));
 
 $("flip").addEventListener("click", () => {
@@ -781,6 +860,15 @@ async function createGame(options) {
 newGameForm.addEventListener("change", syncNewGameForm);
 $("new-game").addEventListener("click", () => openNewGame());
 
+function showLobby() {
+  if (dialog.open) dialog.close();
+  account.close();
+  lobby.focus();
+}
+
+$("open-lobby").addEventListener("click", showLobby);
+$("dialog-lobby").addEventListener("click", showLobby);
+
 newGameForm.addEventListener("submit", async (event) => {
   if (event.submitter?.value !== "start") return; // Cancel closes the dialog
   event.preventDefault();
@@ -843,6 +931,8 @@ window.addEventListener("hashchange", async () => {
 
 async function start() {
   render();
+  lobby.render();
+  lobby.connect();
   const accountKnown = account.start(); // at #account, the account view shows at once
   const joined = await joinFromHash();
   const id = joined ? null : gameIdFromHash() ?? localStorage.getItem(LAST_GAME_KEY);

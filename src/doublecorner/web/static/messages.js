@@ -39,6 +39,16 @@ const ERROR_MESSAGES = {
   game_in_progress: "error.gameInProgress",
   too_many_reviews: "error.tooManyReviews",
   review_not_found: "error.reviewNotFound",
+  not_signed_in: "error.notSignedIn",
+  seek_not_found: "error.seekNotFound",
+  challenge_not_found: "error.challengeNotFound",
+  user_not_found: "error.userNotFound",
+  own_seek: "error.ownSeek",
+  not_your_seek: "error.notYourSeek",
+  not_your_challenge: "error.notYourChallenge",
+  cannot_challenge: "error.cannotChallenge",
+  too_many_seeks: "error.tooManySeeks",
+  too_many_challenges: "error.tooManyChallenges",
   server_error: "error.serverError",
   store_error: "error.storeError",
   games_db_error: "error.gamesDbError",
@@ -100,6 +110,7 @@ const ENDINGS = {
   resignation: "ending.resigned",
   "draw agreed": "ending.agreed",
   "time forfeit": "ending.timeForfeit",
+  abandonment: "ending.abandoned",
 };
 
 /** The sentence that says why a game ended; `loser` is the side that lost (null in a draw). */
