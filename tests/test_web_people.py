@@ -1,4 +1,4 @@
-"""Play people in a real browser (issue 25, items 2-4): the lobby, a rated game, watching, a rematch.
+"""Play people in a real browser (issue 25, items 2-4): lobby, rated game, watching, rematch.
 
 Three browser contexts are three people. Ann and Bob sign up through the page's own forms;
 Ann posts a rated seek from the lobby panel, Bob accepts it, and both land in the game; Eve,
@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
 from doublecorner.ratings import Rating, rate_game
 from tests.test_web_account_page import SERVE, open_page, sign_up
@@ -55,7 +55,7 @@ def people(browser: Browser, count: int) -> Iterator[list[Page]]:
     assert errors == [], f"errors in the page's scripts: {errors}"
 
 
-def player_line(page: Page, name: str):
+def player_line(page: Page, name: str) -> Locator:
     """The line beside the board that names ``name``."""
     return page.locator('[data-testid^="player-"]', has_text=name)
 

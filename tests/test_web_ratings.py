@@ -11,6 +11,7 @@ the referee's timer ends the game while the test waits on the live stream.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ from fastapi.testclient import TestClient
 
 from doublecorner.board import Board
 from doublecorner.ratings import PROVISIONAL_DEVIATION, Rating, rate_game
+from doublecorner.web import store as store_module
 from doublecorner.web.limits import ServerLimits
 from doublecorner.web.record import GameMode, GameRecord
 from doublecorner.web.store import GameStore
@@ -336,3 +338,30 @@ def test_the_players_ratings_are_in_the_game_and_in_the_lobby(server: Server) ->
     game = ann.get(f"/api/games/{first['id']}", headers=auth(first, "black")
                    if first.get("tokens") else {}).json()
     assert game["ratings"]["black"]["after"]["rating"] == pytest.approx(won.rating)
+
+
+def test_a_database_of_the_previous_version_gains_ratings(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    connection = sqlite3.connect(path)
+    connection.executescript(store_module._SCHEMA + store_module._MIGRATIONS[2]
+                             + store_module._MIGRATIONS[3])
+    connection.executescript("""
+        INSERT INTO games (id, mode, created, updated, black, white, start_fen, moves, tags,
+                           result, creator)
+            VALUES ('g_old', 'friend', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z',
+                    'human', 'human', 'B:W21-32:B1-12', '11-15', '{}', '*', '10.0.0.1');
+        PRAGMA user_version = 3;
+    """)
+    connection.commit()
+    connection.close()
+    for server in serve(path, Clocks()):
+        old = server.browser().get("/api/games/g_old").json()
+        assert (old["moves"], old["rated"], old["ratings"], old["rematch"]) == (
+            ["11-15"], False, None, None)
+        ann, bob = signed_up(server, "Ann"), signed_up(server, "Bob", "192.0.2.2")
+        game = game_between(server, ann, bob, rated=True)
+        act(bob, game, "resign")
+        assert_rated(server, "Ann", "Bob", 1.0, game)
+    connection = sqlite3.connect(path)
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
+    connection.close()
