@@ -275,7 +275,7 @@ READ_COLOURS = """svg => {
 }"""
 
 
-@pytest.mark.parametrize("style", ["tournament", "book"])
+@pytest.mark.parametrize("style", ["tournament", "wood", "slate", "book"])
 def test_what_the_board_draws_has_wcag_aa_contrast(page: Page, server: str, style: str) -> None:
     open_game(page, server, "en", "two-player")
     page.locator('[data-testid="settings"] summary').click()

@@ -199,6 +199,12 @@ def idle(page: Page) -> None:
     expect(page.locator("body")).to_have_attribute("data-busy", "false")
 
 
+def open_tab(page: Page, name: str) -> None:
+    """Show a tab of the side panel: moves, analysis, explorer or games."""
+    page.get_by_test_id(f"tab-{name}").click()
+    expect(page.get_by_test_id(f"tab-{name}")).to_have_attribute("aria-selected", "true")
+
+
 def new_game(page: Page, server: str, mode: str, *, fen: str | None = None,
              level: int | None = None, human: str = "black") -> None:
     """Open the page and start a game through the New game dialog."""
@@ -433,6 +439,7 @@ def test_a_message_goes_with_the_game_it_was_about(page: Page, server: str) -> N
     type_move(page, "22-18")
     expect(message).to_contain_text("22-18")
     game_id = page.url.split("#game=")[1]
+    open_tab(page, "games")
     page.once("dialog", lambda dialog: dialog.accept())  # "Delete this game?"
     page.locator(f'[data-testid="game-list"] li[data-id="{game_id}"]').get_by_test_id(
         "delete-game").click()
@@ -510,9 +517,11 @@ def test_a_saved_game_opens_again(page: Page, server: str) -> None:
     page.get_by_test_id("start-game").click()
     expect(page).not_to_have_url(re.compile(re.escape(first)))
     expect(move_list(page)).to_have_count(0)
+    open_tab(page, "games")
     saved = page.locator(f'[data-testid="game-list"] li[data-id="{first}"]')
     saved.get_by_test_id("open-game").click()
     expect(move_list(page)).to_have_text(["9-13"])
+    expect(page.get_by_test_id("tab-moves")).to_have_attribute("aria-selected", "true")
     expect(page).to_have_url(re.compile(re.escape(first)))
 
 
@@ -583,6 +592,7 @@ def explorer_moves(page: Page):
 
 def test_a_move_from_the_explorer_is_played_on_the_board(page: Page, server: str) -> None:
     new_game(page, server, "analysis")
+    open_tab(page, "explorer")
     expect(page.get_by_test_id("explorer-summary")).to_contain_text(
         "4 games reached this position, Black to move")
     expect(explorer_moves(page)).to_have_count(2)
@@ -618,6 +628,7 @@ def test_a_move_from_the_explorer_is_played_on_the_board(page: Page, server: str
 def test_a_game_of_the_explorer_opens_on_the_board_and_steps_through(
         page: Page, server: str) -> None:
     new_game(page, server, "analysis")
+    open_tab(page, "explorer")
     page.locator('[data-testid="explorer-move"][data-move="11-15"]').click()
     idle(page)
     games = page.get_by_test_id("explorer-game")
@@ -635,6 +646,8 @@ def test_a_game_of_the_explorer_opens_on_the_board_and_steps_through(
     current = page.locator('[data-testid="move-list"] button[aria-current="true"]')
     expect(current).to_have_text("11-15")
     expect(page.locator('#board g.piece.white[data-square="23"]')).to_have_count(1)
+    # The explorer stays in view: the game came from it.
+    expect(page.get_by_test_id("tab-explorer")).to_have_attribute("aria-selected", "true")
 
     page.get_by_test_id("nav-next").click()
     expect(current).to_have_text("23-19")
@@ -693,7 +706,7 @@ READ_DRAWING = """svg => {
 }"""
 
 
-def _server_drawing(fen: str, style: str) -> dict[str, object]:
+def _server_drawing(fen: str, style: str, kings: str) -> dict[str, object]:
     """What :func:`doublecorner.svg.board` draws, in the shape READ_DRAWING reads the page."""
     from xml.etree import ElementTree
 
@@ -701,7 +714,7 @@ def _server_drawing(fen: str, style: str) -> dict[str, object]:
 
     ns = {"svg": "http://www.w3.org/2000/svg"}
     root = ElementTree.fromstring(svg.board(Position.from_fen(fen), size=None,
-                                            style=svg.Style(style)))
+                                            style=svg.Style(style), kings=svg.Kings(kings)))
     squares = {rect.get("data-square"): [float(rect.get("x")), float(rect.get("y")),
                                          rect.get("fill")]
                for rect in root.iterfind("svg:rect[@class='square playing']", ns)}
@@ -723,15 +736,20 @@ def _server_drawing(fen: str, style: str) -> dict[str, object]:
     return {"squares": squares, "pieces": pieces, "unused": unused.get("fill")}
 
 
-@pytest.mark.parametrize("style", ["tournament", "book"])
-def test_the_board_is_drawn_as_the_server_draws_it(page: Page, server: str, style: str) -> None:
+@pytest.mark.parametrize("kings", ["stacked", "crowned"])
+@pytest.mark.parametrize("style", ["tournament", "wood", "slate", "book"])
+def test_the_board_is_drawn_as_the_server_draws_it(page: Page, server: str, style: str,
+                                                   kings: str) -> None:
     fen = "W:WK15,20:BK28,12"
     new_game(page, server, "two-player", fen=fen)
     page.locator('[data-testid="settings"] summary').click()
     page.get_by_test_id("board-style").select_option(style)
+    page.get_by_test_id("king-look").select_option(kings)
     expect(page.locator("#board svg")).to_have_attribute("data-style", style)
+    expect(page.locator("#board g.piece.king path.crown")).to_have_count(
+        2 if kings == "crowned" else 0)
     drawn = page.locator("#board svg").evaluate(READ_DRAWING)
-    expected = _server_drawing(fen, style)
+    expected = _server_drawing(fen, style, kings)
     assert drawn["unused"] == expected["unused"]
     assert drawn["squares"] == expected["squares"]
     assert drawn["pieces"].keys() == expected["pieces"].keys()
@@ -996,12 +1014,13 @@ READ_TEXTS = """() => {
 # Dashes, the minus sign, the ellipsis and the middle dot, as re escapes.
 _MARKS = r"\u2212\u2013\u2014\u2026\u00b7"
 # What is data rather than words: numbers, moves and lines of them, times, scores, results,
-# dates, FENs, square names, the arrows' glyphs and punctuation, an input quoted back.
+# dates, FENs, square names, the arrows' glyphs and punctuation, an input quoted back, and the
+# evaluation bar's figures (#7: a win in 7 plies).
 DATA = [re.compile(pattern) for pattern in (
-    rf"[\d\s.,:/+\-{_MARKS}()x*%]*\d[\d\s.,:/+\-{_MARKS}()x*%]*",
+    rf"[\d\s.,:/+\-{_MARKS}()x*%#]*\d[\d\s.,:/+\-{_MARKS}()x*%]*",
     r"[BW]:[WB][K\d,-]*:[BW][K\d,-]*",
     r"[a-h][1-8]",
-    rf"[\s\u00ab\u2039\u203a\u00bb\u2715*{_MARKS}:()]+",
+    rf"[\s\u00ab\u2039\u203a\u00bb\u2715*{_MARKS}:()#]+",
     r'"[^"]*"',
 )]
 
@@ -1093,12 +1112,14 @@ def test_the_page_in_irish_has_no_word_outside_the_catalogue(page: Page, server:
 
     page.get_by_test_id("resign").click()
     expect(status).to_contain_text("Ghéill Dubh.")
+    open_tab(page, "analysis")
     page.get_by_test_id("analysis-toggle").click()
     expect(page.get_by_test_id("analysis-lines").locator("li").first).to_be_visible()
     expect(page.get_by_test_id("analysis-info")).to_contain_text("doimhneacht")
     check("the end of the game, analysed")
     page.get_by_test_id("analysis-toggle").click()
     page.get_by_test_id("nav-first").click()  # the start: the explorer's four games
+    open_tab(page, "explorer")
     expect(page.get_by_test_id("explorer-game")).to_have_count(4)
     expect(page.get_by_test_id("explorer-summary")).to_contain_text("Shroich 4 chluiche")
     check("the opening explorer")
@@ -1114,12 +1135,14 @@ def test_the_page_in_irish_has_no_word_outside_the_catalogue(page: Page, server:
     check("a FEN that cannot be read")
     page.get_by_test_id("setup-cancel").click()
 
+    open_tab(page, "games")
     for testid in ("import-panel", "settings"):
         page.locator(f'[data-testid="{testid}"] summary').click()
     page.get_by_test_id("pdn-text").fill("hello")
     page.get_by_test_id("import-pdn").click()
     expect(message).to_have_text(GA["import.noGame"])
-    check("the saved games, an import without a game, the board's settings")
+    check("the saved games, an import without a game, the settings")
+    page.keyboard.press("Escape")  # the settings menu closes
     asked: list[str] = []
 
     def answer(dialog: Any) -> None:  # "Delete this game?", in Irish: no
@@ -1299,6 +1322,7 @@ def test_irish_counts_mutate_the_noun_as_the_number_says(page: Page, server: str
 def test_a_refusal_is_said_by_its_code_or_else_in_the_servers_words(page: Page,
                                                                    server: str) -> None:
     page.goto(f"{server}?lang=ga")
+    expect(page.get_by_test_id("new-game-dialog")).to_be_visible()  # a first visit asks
     start_game(page, "two-player")
     message = page.get_by_test_id("message")
 

@@ -169,8 +169,9 @@ def test_no_engine_help_while_friends_play(browser: Browser, server: str) -> Non
         for side in (ann, bob):
             expect(side.get_by_test_id("status")).to_contain_text("resigned")
             expect(side.get_by_test_id("fair-play-note")).to_be_hidden()
-            expect(side.get_by_test_id("analysis-panel")).to_be_visible()
-            expect(side.get_by_test_id("explorer-panel")).to_be_visible()
+            for name in ("analysis", "explorer"):  # each in its tab of the side panel
+                side.get_by_test_id(f"tab-{name}").click()
+                expect(side.get_by_test_id(f"{name}-panel")).to_be_visible()
             expect(side.get_by_test_id("review-button")).to_be_visible()
 
 

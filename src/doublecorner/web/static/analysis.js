@@ -1,4 +1,5 @@
-// The analysis panel: the engine's lines for the position shown, live, with a score bar.
+// The analysis panel: the engine's lines for the position shown, live, and the evaluation bar
+// beside the board while analysis is on.
 //
 // Analysis is a switch: while it is on, the position shown is analysed, and
 // showing another position starts a search there. The server runs one search
@@ -101,10 +102,14 @@ export class AnalysisPanel {
     const latest = lines[0];
     const side = colorName(this.turn);
     const bar = $("score-bar");
+    bar.hidden = !this.on;
     let share = 50;
+    let figure = "";
     if (latest) {
       const blackCp = this.turn === "black" ? latest.score_cp : -latest.score_cp;
       share = Math.round(50 + 50 * Math.tanh(blackCp / SCORE_SCALE));
+      figure = barFigure(latest.score, blackCp);
+      bar.dataset.ahead = blackCp < 0 ? "white" : "black";
       const score = t("analysis.score", { side, score: scoreText(latest.score) });
       bar.setAttribute("aria-valuetext", score);
       $("score-text").textContent = score;
@@ -122,7 +127,8 @@ export class AnalysisPanel {
       $("score-text").textContent = this.on && this.searching ? t("analysis.thinking") : "";
       $("analysis-info").textContent = "";
     }
-    panel.querySelector(".score-fill").style.width = `${share}%`;
+    bar.querySelector(".score-fill").style.height = `${share}%`;
+    bar.querySelector(".score-figure").textContent = figure;
     bar.setAttribute("aria-valuenow", String(share));
     $("analysis-lines").replaceChildren(...lines.map((line) => {
       const item = make("li", {
@@ -132,6 +138,17 @@ export class AnalysisPanel {
       return item;
     }));
   }
+}
+
+/**
+ * The score written in the bar, at the end of the side ahead (style.css), short enough for its
+ * width: 0.35 men, #7 for a win in 7 plies, # for the endgame tables' win.
+ */
+function barFigure(score, blackCp) {
+  const plies = /in (\d+)$/.exec(score);
+  if (plies) return `#${plies[1]}`;
+  if (score.startsWith("table")) return "#";
+  return (Math.abs(blackCp) / 100).toFixed(2);
 }
 
 function keyOf(target) {

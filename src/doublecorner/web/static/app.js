@@ -28,10 +28,13 @@ import { GameNotes } from "./notes.js";
 import { ReviewPanel } from "./review.js";
 import { MoveInput } from "./moveinput.js";
 import { changeText, ratingElement } from "./ratings.js";
+import { prefersReducedMotion } from "./motion.js";
+import { loadSettings, saveSettings } from "./settings.js";
 import { SetupEditor } from "./setup.js";
+import { Sounds } from "./sounds.js";
+import { Tabs } from "./tabs.js";
 import { forgetGame, forgetInvite, inviteOf, keepTokens, seatsOf, tokenFor } from "./tokens.js";
 
-const SETTINGS_KEY = "doublecorner.settings";
 const LAST_GAME_KEY = "doublecorner.lastGame";
 
 // Every word below comes from the catalogue: it is loaded before anything is drawn.
@@ -65,7 +68,11 @@ const board = new BoardView($("board"), {
   drop: (from, to) => drop(from, to),
   canDrag: (square) => canMove() && input.canSelect(square),
   cancel: () => cancelMove(),
+  moved: (move) => sounds.playMove(move),
 });
+const sounds = new Sounds();
+// Moves, Analysis, Explorer, Games: the side panel's tabs.
+const tabs = new Tabs($("side-tabs"));
 const analysis = new AnalysisPanel();
 const review = new ReviewPanel({ goTo: (ply) => goTo(ply), changed: () => renderMoves() });
 const notes = new GameNotes({ loaded: () => renderMoves() });
@@ -92,6 +99,7 @@ const library = new GameLibrary({
     forgetInvite(id);
     if (state.game?.id !== id) return;
     state.game = null;
+    tabs.choose("games");
     setMessage("");
     localStorage.removeItem(LAST_GAME_KEY);
     history.replaceState(null, "", location.pathname);
@@ -112,23 +120,43 @@ const account = new AccountView({
 
 // --- settings --------------------------------------------------------------
 
-function loadSettings() {
-  const defaults = { coordinates: "numbers", style: "tournament" };
-  try {
-    return { ...defaults, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "{}") };
-  } catch {
-    return defaults;
-  }
+// The board's labels, look and kings, the sounds and the motion, each kept as it is changed.
+const SETTING_FIELDS = { coordinates: "coordinates", "board-style": "style", "king-look": "kings" };
+for (const [testid, name] of Object.entries(SETTING_FIELDS)) {
+  $(testid).value = state.settings[name];
+  $(testid).addEventListener("change", () => changeSetting(name, $(testid).value));
+}
+for (const name of ["sounds", "motion"]) {
+  $(name).checked = state.settings[name];
+  $(name).addEventListener("change", () => changeSetting(name, $(name).checked));
+}
+sounds.setOn(state.settings.sounds);
+// With the system asking for less motion, nothing slides whatever the setting says: the page says so.
+const reducedMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)");
+function showMotionSetting() {
+  $("motion").disabled = prefersReducedMotion();
+  $("reduced-motion-note").hidden = !prefersReducedMotion();
+}
+reducedMotion?.addEventListener?.("change", showMotionSetting);
+showMotionSetting();
+
+function changeSetting(name, value) {
+  state.settings[name] = value;
+  saveSettings(state.settings);
+  sounds.setOn(state.settings.sounds);
+  render();
 }
 
-for (const [testid, name] of [["coordinates", "coordinates"], ["board-style", "style"]]) {
-  $(testid).value = state.settings[name];
-  $(testid).addEventListener("change", () => {
-    state.settings[name] = $(testid).value;
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(state.settings));
-    render();
-  });
-}
+// The settings menu closes as a menu does: with Escape (the focus back on its summary) or a click elsewhere.
+const settingsMenu = $("settings");
+settingsMenu.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || !settingsMenu.open) return;
+  settingsMenu.open = false;
+  settingsMenu.querySelector("summary").focus();
+});
+document.addEventListener("click", (event) => {
+  if (settingsMenu.open && !settingsMenu.contains(event.target)) settingsMenu.open = false;
+});
 
 // --- language ----------------------------------------------------------------
 
@@ -240,6 +268,7 @@ function render() {
   document.body.dataset.style = state.settings.style;
   document.body.dataset.busy = String(state.busy);
   renderBoard();
+  $("score-bar").dataset.black = isFlipped() ? "bottom" : "top"; // Black's share grows from Black's side
   renderPlayers();
   renderStatus();
   renderActions();
@@ -271,6 +300,8 @@ function renderBoard(hinted = []) {
     flipped: isFlipped(),
     coordinates: state.settings.coordinates,
     style: state.settings.style,
+    kings: state.settings.kings,
+    animate: state.settings.motion,
     lastMove,
     mustCapture: live ? game.must_capture : [],
     selected: live ? input.selected : null,
@@ -595,6 +626,8 @@ function showGame(game, { started = false } = {}) {
     state.flipped = false;
     analysis.stop();
     setMessage(""); // what was said of the game left behind; callers say what is new after this
+    // A game comes with its moves; an analysis board just made, with its analysis.
+    tabs.choose(started && game.mode === "analysis" ? "analysis" : "moves");
   }
   if (game.mode === "friend") live.follow(game.id);
   else live.stop();
@@ -607,6 +640,7 @@ function showGame(game, { started = false } = {}) {
   if (before || started) {
     const words = changesInWords(before, game, state.positions);
     if (words) announce(words);
+    if (game.outcome && !before?.outcome) sounds.playEnd(); // its moves sound as the board shows them
   }
   state.variation = null;
   notes.follow(game);
@@ -700,6 +734,7 @@ function openStoredGame(id) {
   }, (game) => {
     const ply = state.positions.findIndex((position) => formatFen(position) === fen);
     if (ply >= 0) goTo(ply);
+    tabs.choose("explorer"); // opened from there: the explorer goes on with it
     setMessage(() => t("explorer.opened", { id: String(id), players: playersText(game.black, game.white) }), "info");
   });
 }
@@ -844,9 +879,13 @@ function openNewGame(fen = "") {
   dialog.showModal();
 }
 
+/** The dialog shows the options of the mode chosen only: so it fits a low window. */
 function syncNewGameForm() {
-  newGameForm.querySelector(".engine-options").disabled = newGameForm.elements.mode.value !== "engine";
-  newGameForm.querySelector(".friend-options").disabled = newGameForm.elements.mode.value !== "friend";
+  for (const mode of ["engine", "friend"]) {
+    const options = newGameForm.querySelector(`.${mode}-options`);
+    options.disabled = newGameForm.elements.mode.value !== mode;
+    options.hidden = options.disabled;
+  }
 }
 
 async function createGame(options) {
@@ -938,6 +977,7 @@ async function start() {
   const id = joined ? null : gameIdFromHash() ?? localStorage.getItem(LAST_GAME_KEY);
   if (id) await openGame(id);
   if (!state.game) {
+    tabs.choose("games"); // no game to show: the saved ones, and the import
     await library.refresh();
     if (!account.isOpen) {
       history.replaceState(null, "", location.pathname);

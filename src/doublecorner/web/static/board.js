@@ -1,8 +1,9 @@
 // The board drawn as SVG, and the clicks, drags and keys that reach it.
 //
 // The drawing follows doublecorner.svg (src/doublecorner/svg.py): the same
-// units, colours, classes and crown, so that a board drawn by the server and
-// one drawn here look alike. On top of that picture come the marks of a game
+// units, styles (colours), classes and kings (stacked or crowned), so that a board
+// drawn by the server and one drawn here look alike. A move may slide (motion.js).
+// On top of that picture come the marks of a game
 // in progress: the selected piece, the legal targets and the pieces that must
 // capture. Every mark lets the pointer through to the square under it, so a
 // click anywhere in a square reaches that square. The marks and the square
@@ -21,14 +22,16 @@
 
 import { SQUARES, algebraic, rowFile, squareAt } from "./geometry.js";
 import { t } from "./i18n.js";
+import { MoveMotions, prefersReducedMotion } from "./motion.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const SQUARE_SIZE = 45;
 const MARGIN = 20;
 const PIECE_RADIUS = 0.39 * SQUARE_SIZE;
+const STACK_OFFSET = 0.06 * SQUARE_SIZE; // a stacked king's men, up and down from the middle
 const DRAG_THRESHOLD = 6; // pixels the pointer moves before a press becomes a drag
 
-// The palettes of svg.py, plus the page's own marks: the must-capture ring, the rings of the
+// The palettes of svg.py (its styles), plus the page's own marks: the must-capture ring, the rings of the
 // marked squares (last move, selected piece and its path) and the focus ring. Each mark has
 // 3:1 against what surrounds it (tests/test_web_a11y.py measures them).
 export const PALETTES = {
@@ -39,6 +42,22 @@ export const PALETTES = {
     lastMove: "#fff176", highlight: "#4fc3f7", arrow: "#1565c0",
     // The page's own: svg.py's numbers (#f0dcaa, 3.7:1 on the green) and an orange ring (2.3:1) were too faint.
     number: "#ffffff", numberHalo: "#173a1e", mustCapture: "#ffd54f",
+    lastMoveRing: "#1a1a1a", highlightRing: "#0d47a1", focusRing: ["#000000", "#ffeb3b"],
+  },
+  wood: {
+    playing: "#9a6434", unused: "#ecd2a4", frame: "#4a2c14", border: "#4a2c14", label: "#ecd2a4",
+    disc: { black: ["#c62828", "#2b0606"], white: ["#f7f3e8", "#8f8a7a"] },
+    crown: { black: ["#f4c430", "#6b4e00"], white: ["#f4c430", "#6b4e00"] },
+    lastMove: "#fff176", highlight: "#4fc3f7", arrow: "#1565c0",
+    number: "#ffffff", numberHalo: "#3d2410", mustCapture: "#ffd54f",
+    lastMoveRing: "#1a1a1a", highlightRing: "#08306b", focusRing: ["#000000", "#ffeb3b"],
+  },
+  slate: {
+    playing: "#4f6d8a", unused: "#d9e1e8", frame: "#263545", border: "#263545", label: "#d9e1e8",
+    disc: { black: ["#c62828", "#2b0606"], white: ["#f7f3e8", "#8f8a7a"] },
+    crown: { black: ["#f4c430", "#6b4e00"], white: ["#f4c430", "#6b4e00"] },
+    lastMove: "#fff176", highlight: "#80deea", arrow: "#ef6c00",
+    number: "#ffffff", numberHalo: "#1c2b3a", mustCapture: "#ffd54f",
     lastMoveRing: "#1a1a1a", highlightRing: "#0d47a1", focusRing: ["#000000", "#ffeb3b"],
   },
   book: {
@@ -78,13 +97,21 @@ function crownPath(cx, cy) {
   return [outline, ...balls].join(" ");
 }
 
-/** A piece as svg.py draws it: a group with the disc and, for a king, a crown. */
-export function pieceElement(piece, cx, cy, palette) {
+/**
+ * A piece as svg.py draws it: a group with the disc and, for a king, a crown or (`kings`
+ * "stacked") a second man under it.
+ */
+export function pieceElement(piece, cx, cy, palette, kings = "stacked") {
   const group = element("g", { class: `piece ${piece.color} ${piece.king ? "king" : "man"}` });
   const [fill, rim] = palette.disc[piece.color];
-  group.append(element("circle", {
-    cx: num(cx), cy: num(cy), r: num(PIECE_RADIUS), fill, stroke: rim, "stroke-width": 1.5,
-  }));
+  const disc = (y, attributes = {}) => element("circle", {
+    ...attributes, cx: num(cx), cy: num(y), r: num(PIECE_RADIUS), fill, stroke: rim, "stroke-width": 1.5,
+  });
+  if (piece.king && kings === "stacked") {
+    group.append(disc(cy + STACK_OFFSET, { class: "lower" }), disc(cy - STACK_OFFSET));
+    return group;
+  }
+  group.append(disc(cy));
   if (piece.king) {
     const [crownFill, outline] = palette.crown[piece.color];
     group.append(element("path", {
@@ -115,7 +142,8 @@ function describeSquare(square, piece, { target, selected }) {
 export class BoardView {
   /**
    * @param {HTMLElement} container where the <svg> goes
-   * @param {object} handlers {activate(square), drop(from, to), canDrag(square), cancel()}
+   * @param {object} handlers {activate(square), drop(from, to), canDrag(square), cancel(),
+   *   moved(move): a move was drawn, played from the position drawn before (motion.js)}
    */
   constructor(container, handlers) {
     this.container = container;
@@ -123,6 +151,8 @@ export class BoardView {
     this.state = null;
     this.focusSquare = 22;
     this.press = null;
+    this.motions = new MoveMotions();
+    this.settle = null; // the timer that marks the board still when its motions are over
     this.svg = element("svg", { class: "board", role: "grid", "aria-label": t("board.label") });
     container.replaceChildren(this.svg);
     this.svg.addEventListener("pointerdown", (event) => this.pointerDown(event));
@@ -173,14 +203,19 @@ export class BoardView {
 
   /**
    * Draw a state: {position, flipped, coordinates ("numbers" | "algebraic" | "none"),
-   * style ("tournament" | "book"), lastMove (path), mustCapture, selected, visited,
-   * targets, movable, hinted (squares: pieces ringed for a moment, see style.css),
-   * label (the accessible name)}.
+   * style ("tournament" | "wood" | "slate" | "book"), kings ("stacked" | "crowned"),
+   * lastMove (path), mustCapture, selected, visited, targets, movable, hinted (squares: pieces
+   * ringed for a moment, see style.css), label (the accessible name), animate (a move from
+   * the position drawn before slides: motion.js)}.
    */
   render(state) {
     const hadFocus = this.svg.contains(document.activeElement);
     this.state = state;
+    const now = performance.now();
+    const moved = this.motions.update(state.position, state.lastMove,
+      Boolean(state.animate) && !prefersReducedMotion(), now);
     const palette = PALETTES[state.style] ?? PALETTES.tournament;
+    const kings = state.kings ?? "stacked";
     const margin = this.margin;
     const side = 8 * SQUARE_SIZE + 2 * margin;
     const svg = this.svg;
@@ -280,14 +315,20 @@ export class BoardView {
     for (const square of SQUARES) {
       const piece = pieces.get(square);
       if (!piece) continue;
-      const group = pieceElement(piece, ...this.centre(square), palette);
+      const group = pieceElement(piece, ...this.centre(square), palette, kings);
       group.setAttribute("data-square", square);
       overlay.append(group);
     }
-    overlay.append(element("rect", {
+    const border = element("rect", {
       class: "border", x: margin, y: margin, width: 8 * SQUARE_SIZE, height: 8 * SQUARE_SIZE, fill: "none",
       stroke: palette.border, "stroke-width": 2,
-    }));
+    });
+    overlay.append(border);
+    this.motions.play({
+      overlay, above: border, centre: (square) => this.centre(square),
+      copy: (piece, cx, cy) => pieceElement(piece, cx, cy, palette, kings),
+    }, now);
+    this.markMoving(now);
     if (state.selected && state.visited?.length) {
       const points = [state.selected, ...state.visited].map((square) => this.centre(square).map(num).join(" "));
       overlay.append(element("path", {
@@ -315,6 +356,15 @@ export class BoardView {
     overlay.append(this.focusRing);
     this.moveFocusRing(this.focusSquare);
     if (hadFocus) this.focus();
+    if (moved) this.handlers.moved?.(moved);
+  }
+
+  /** svg[data-moving]: "true" while a move slides, for those who wait for the board to be still. */
+  markMoving(now) {
+    clearTimeout(this.settle);
+    const left = this.motions.end - now;
+    this.svg.dataset.moving = String(left > 0);
+    if (left > 0) this.settle = setTimeout(() => { this.svg.dataset.moving = "false"; }, left);
   }
 
   /** Make `square` the board's tab stop, with the focus ring on it. */
@@ -358,7 +408,8 @@ export class BoardView {
       if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_THRESHOLD) return;
       const piece = this.state.position.pieces.get(press.square);
       if (!piece) return;
-      press.ghost = pieceElement(piece, 0, 0, PALETTES[this.state.style] ?? PALETTES.tournament);
+      press.ghost = pieceElement(piece, 0, 0, PALETTES[this.state.style] ?? PALETTES.tournament,
+        this.state.kings ?? "stacked");
       press.ghost.classList.add("dragged");
       press.ghost.setAttribute("pointer-events", "none");
       this.svg.querySelector(`.piece[data-square="${press.square}"]`)?.setAttribute("opacity", "0.35");
@@ -375,6 +426,7 @@ export class BoardView {
     const square = this.squareFromPoint(event.clientX, event.clientY);
     if (press.ghost) {
       if (square !== null && square !== press.square) {
+        this.motions.dropped(press.square, square); // the piece is there already: no slide
         this.handlers.drop(press.square, square);
       } else {
         this.render(this.state); // put the piece back

@@ -16,10 +16,10 @@ import {
   LANGUAGES, chooseLanguage, chosenLanguage, currentLanguage, listOr, onLanguageChange, setLanguage, t,
 } from "./i18n.js";
 import { MESSAGES, describeError, refusedMove } from "./messages.js";
+import { loadSettings } from "./settings.js";
 import { TryInput, pathText } from "./tryinput.js";
 
 const PROGRESS_KEY = "doublecorner.learn";
-const SETTINGS_KEY = "doublecorner.settings"; // the board's look, chosen on the game page
 const QUIZ = "quiz";
 
 await setLanguage(chosenLanguage());
@@ -285,13 +285,10 @@ function nextLabel() {
 
 // --- drawing --------------------------------------------------------------------------
 
-function boardStyle() {
-  try {
-    const style = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "{}").style;
-    return style === "book" ? "book" : "tournament";
-  } catch {
-    return "tournament";
-  }
+/** The board's look and kings, as chosen on the game page (settings.js). */
+function boardLook() {
+  const { style, kings } = loadSettings();
+  return { style, kings };
 }
 
 function render() {
@@ -330,7 +327,7 @@ function renderLesson() {
   if (!lesson) return;
   const { fen, highlights, arrow } = lesson.diagram;
   diagram.render({
-    position: parseFen(fen), flipped: false, coordinates: "numbers", style: boardStyle(),
+    position: parseFen(fen), flipped: false, coordinates: "numbers", ...boardLook(),
     lastMove: highlights, selected: arrow[0] ?? null, visited: arrow.slice(1), label: t("board.label"),
   });
 }
@@ -352,7 +349,7 @@ function renderExercise() {
     position,
     flipped: false,
     coordinates: "numbers",
-    style: boardStyle(),
+    ...boardLook(),
     lastMove: state.answer ? state.answer.path : exercise.highlights,
     selected: playing ? input.selected : null,
     visited: playing ? input.visited() : [],
