@@ -43,6 +43,15 @@ def test_show_svg_file_writes_the_picture_instead_of_the_text_board(
     assert leftmost.text == "h"
 
 
+def test_show_svg_draws_the_other_themes_and_stacked_kings(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "show", "W:WK15,20:BK28,12", "--svg", "-", "--style", "wood",
+                         "--kings", "stacked")
+    assert status == 0
+    assert out == svg.board(Position.from_fen("W:WK15,20:BK28,12"), style=svg.Style.WOOD,
+                            kings=svg.Kings.STACKED)
+
+
 def test_show_svg_without_coordinates(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "show", "--svg", "-", "--coordinates", "none")
     assert status == 0
@@ -54,6 +63,7 @@ def test_show_svg_without_coordinates(capsys: pytest.CaptureFixture[str]) -> Non
     (["show", "--svg", "-", "--coordinates", "roman"], "invalid choice: 'roman'"),
     (["show", "--style", "book"], "--style applies to the SVG picture"),
     (["show", "--coordinates", "none"], "--coordinates applies to the SVG picture"),
+    (["show", "--kings", "stacked"], "--kings applies to the SVG picture"),
     (["show", "B:W1:B1", "--svg", "-"], "both sides"),
     (["show", "--svg"], "expected one argument"),
 ])

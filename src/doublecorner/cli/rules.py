@@ -35,7 +35,11 @@ def add_parsers(commands: Any) -> None:
     show.add_argument("--svg", metavar="FILE",
                       help="write the board as SVG to FILE (- for stdout, instead of the text)")
     show.add_argument("--style", choices=[style.value for style in svg.Style],
-                      help="with --svg: a tournament board (default) or a book diagram")
+                      help="with --svg: the board's colours: a tournament board (default), "
+                           "wood, slate, or a book diagram (pieces on the light squares)")
+    show.add_argument("--kings", choices=[kings.value for kings in svg.Kings],
+                      help="with --svg: a king as a crowned man (default) or as two men "
+                           "stacked, as on a real board")
     show.add_argument("--coordinates", choices=[*_COORDINATES],
                       help="with --svg: label squares by number (default), a1-h8, or none")
     show.set_defaults(run=_show_command)
@@ -76,13 +80,14 @@ def _sorted_moves(board: Board) -> list[str]:
 
 def _show_command(arguments: argparse.Namespace) -> int:
     if arguments.svg is None:
-        for option in ("style", "coordinates"):
+        for option in ("style", "kings", "coordinates"):
             if getattr(arguments, option) is not None:
                 raise UsageError(f"--{option} applies to the SVG picture: add --svg FILE")
         return _show(arguments.fen, flip=arguments.flip, numbers=arguments.numbers)
     position = Position.from_fen(arguments.fen)
     style = svg.Style(arguments.style) if arguments.style else svg.Style.TOURNAMENT
-    picture = svg.board(position, flipped=arguments.flip, style=style,
+    kings = svg.Kings(arguments.kings) if arguments.kings else svg.Kings.CROWNED
+    picture = svg.board(position, flipped=arguments.flip, style=style, kings=kings,
                         coordinates=_COORDINATES[arguments.coordinates or "numbers"])
     if arguments.svg == "-":
         sys.stdout.write(picture)
