@@ -53,6 +53,7 @@ from typing import Any
 import httpx
 import uvicorn
 
+import web_people  # bench/ is the script's folder, so it is on the path
 from doublecorner.web.app import create_app
 from doublecorner.web.http_protocol import server_config
 from doublecorner.web.limits import ServerLimits
@@ -277,6 +278,9 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["people"]:
+        return web_people.main(given[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of some seconds")
     parser.add_argument("--games", type=int, help=f"games to play (default: {FULL.games})")

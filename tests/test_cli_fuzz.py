@@ -71,6 +71,7 @@ BASES: dict[str, list[str]] = {
     "train fit": ["{missing}", "--out", "{tmp}/net.dcnn"],
     "train info": ["{missing}"],
     "train export": ["{folder}", "--pdn", "{tmp}/x.pdn"],
+    "train starts": ["{missing}", "--out", "{tmp}/starts.txt"],
     "db import": ["{pdn}", "--db", "{tmp}/games.sqlite3"],
     "db explore": ["--db", "{tmp}/games.sqlite3"],
     "db search": ["--db", "{tmp}/games.sqlite3"],

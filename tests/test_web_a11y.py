@@ -392,12 +392,37 @@ def _account(page: Page, server: str, lang: str) -> None:
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     if page.get_by_test_id("account-page").count() == 0:
         pytest.skip("no account view in the page yet (issue 25): when it comes, it is checked here")
-    answer = page.request.post(f"{server}api/account/signup",
-                               headers={"Origin": server.rstrip("/")},
-                               data={"username": f"axe-{lang}", "password": "a good long password"})
-    assert answer.status == 201, answer.text()
+    _signed_up(page, server, f"axe-{lang}")
     page.goto(f"{server}?lang={lang}#account")
     expect(page.get_by_test_id("account-details")).to_be_visible()
+
+
+def _signed_up(page: Page, server: str, name: str) -> None:
+    """An account made for the purpose, its session in the page's browser context."""
+    answer = page.request.post(f"{server}api/account/signup",
+                               headers={"Origin": server.rstrip("/")},
+                               data={"username": name, "password": "a good long password"})
+    assert answer.status == 201, answer.text()
+
+
+def _lobby(page: Page, server: str, lang: str) -> None:
+    """The "play people" panel of a signed-in player: seek form, seeks, challenges, watch list."""
+    page.goto(f"{server}?lang={lang}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    _signed_up(page, server, f"lobby-{lang}")
+    page.goto(f"{server}?lang={lang}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    if page.get_by_test_id("new-game-dialog").is_visible():
+        page.get_by_test_id("cancel-new-game").click()
+    page.get_by_test_id("open-lobby").click()
+    expect(page.get_by_test_id("seek-form")).to_be_visible()
+
+
+def _profile(page: Page, server: str, lang: str) -> None:
+    """A player's profile page (/u/NAME): rating, record, history, games."""
+    _signed_up(page, server, f"profile-{lang}")
+    page.goto(f"{server}u/profile-{lang}?lang={lang}")
+    expect(page.get_by_test_id("profile-summary")).to_be_visible()
 
 
 def _page_at(path: str, issue: str) -> Callable[[Page, str, str], None]:
@@ -421,6 +446,8 @@ A11Y_PAGES: dict[str, Callable[[Page, str, str], None]] = {
     "setup": _setup,
     "learn": _page_at("learn", "issue 26, item 1"),
     "account": _account,
+    "lobby": _lobby,
+    "profile": _profile,
 }
 
 

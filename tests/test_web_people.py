@@ -4,12 +4,14 @@ Three browser contexts are three people. Ann and Bob sign up through the page's 
 Ann posts a rated seek from the lobby panel, Bob accepts it, and both land in the game; Eve,
 signed out, opens it from the watch list and follows it live while both boards count her;
 they play to Bob's resignation, and both ratings move as Glicko-2 says (computed here with
-doublecorner.ratings); Bob offers a rematch, Ann accepts it, and all three pages move to it
+doublecorner.ratings); Ann reviews the game (the chart, the marks of her weak moves); Bob
+offers a rematch, Ann accepts it, and all three pages move to it
 with the sides swapped; Ann's profile shows her rating, its history and her games.
 
 The server is the real app under uvicorn, as in test_web_e2e (whose browser fixture is used
-here, so this module skips or fails as that one does), with a cheap Argon2 hash and sign-in
-limits that let every test sign up from 127.0.0.1.
+here, so this module skips or fails as that one does), with a cheap Argon2 hash, sign-in
+limits that let every test sign up from 127.0.0.1 and reviews searched to depth 4 (as in
+test_web_review_page, whose line of weak moves is played here).
 """
 
 # The fixtures imported from test_web_e2e are pytest's by name, so the tests' arguments of the
@@ -27,8 +29,20 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
 from doublecorner.ratings import Rating, rate_game
-from tests.test_web_account_page import SERVE, open_page, sign_up
+from tests.test_web_account_page import SERVE as ACCOUNTS_SERVE
+from tests.test_web_account_page import open_page, sign_up
 from tests.test_web_e2e import browser, move_list, play_line, serving  # noqa: F401
+from tests.test_web_review_page import LINE
+
+# The accounts' server, its games reviewed quickly and always alike.
+SERVE = ACCOUNTS_SERVE.replace(
+    "from doublecorner.web.app import create_app",
+    "from doublecorner.web.app import create_app\n"
+    "from doublecorner.web.review import ReviewLimits").replace(
+    "password_hasher=hasher)",
+    "password_hasher=hasher,\n"
+    "                       review_limits=ReviewLimits(depth=4, seconds_per_position=5.0))")
+assert "review_limits=" in SERVE, "test_web_account_page's SERVE changed: follow it here"
 
 
 @pytest.fixture(scope="module")
@@ -106,10 +120,9 @@ def test_two_accounts_play_a_rated_game_from_the_lobby_watched_then_a_rematch(
         expect(eve).to_have_url(game_url)
         for page in (ann, bob, eve):
             expect(page.get_by_test_id("spectators")).to_have_text("Watching: 1")
-        play_line(ann, "11-15")
-        play_line(bob, "23-19")
-        play_line(ann, "8-11")
-        expect(move_list(eve)).to_have_text(["11-15", "23-19", "8-11"])
+        for ply, move in enumerate(LINE):
+            play_line(bob if ply % 2 else ann, move)
+        expect(move_list(eve)).to_have_text(LINE)
         expect(eve.get_by_test_id("resign")).to_be_disabled()  # she only watches
         expect(bob.get_by_test_id("takeback")).to_be_hidden()  # a rated game: no takebacks
 
@@ -129,6 +142,14 @@ def test_two_accounts_play_a_rated_game_from_the_lobby_watched_then_a_rematch(
             assert shown["rating"] == pytest.approx(rating.rating, abs=1e-9)
             assert shown["deviation"] == pytest.approx(rating.deviation, abs=1e-9)
             assert shown["provisional"] is True
+
+        # Ann reviews the game: the evaluation chart, and her three weak moves marked.
+        ann.get_by_test_id("review-button").click()
+        expect(ann.get_by_test_id("eval-chart")).to_be_visible()
+        marks = ann.get_by_test_id("move-mark")
+        expect(marks).to_have_count(3)
+        assert [(mark.get_attribute("data-ply"), mark.text_content())
+                for mark in marks.all()] == [("1", "?!"), ("3", "?"), ("7", "?")]
 
         # A rematch: Bob offers it, Ann accepts it, and all three move to it, sides swapped.
         bob.get_by_test_id("offer-rematch").click()
@@ -164,4 +185,4 @@ def test_two_accounts_play_a_rated_game_from_the_lobby_watched_then_a_rematch(
         expect(ann.get_by_test_id("download-games")).to_have_attribute(
             "href", "/api/users/Ann/games.pdn")
         ann.get_by_test_id("profile-game").last.click()  # the first game opens on the board
-        expect(move_list(ann)).to_have_text(["11-15", "23-19", "8-11"])
+        expect(move_list(ann)).to_have_text(LINE)

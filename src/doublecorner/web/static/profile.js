@@ -143,4 +143,6 @@ try {
   state.error = error;
   render();
 }
+// The tests wait for "ready" and "not busy", as on the board's page.
+document.body.dataset.busy = "false";
 document.body.dataset.ready = "true";
