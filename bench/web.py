@@ -6,6 +6,8 @@ Usage::
     python bench/web.py --quick    # 10 games x 6 moves, 4 clients: a smoke run
     python bench/web.py --json     # one JSON document on stdout instead of the table
     python bench/web.py --clients 50 --games 300 --kill-after 5   # kill -9 the server mid-run
+    python bench/web.py people     # 300 rated games between accounts, 1,000 spectators
+                                   # (bench/web_people.py; `people --help` for its options)
 
 The server runs in a thread of this process (uvicorn on 127.0.0.1, a free
 port, a temporary database), exactly as ``doublecorner serve`` builds it.

@@ -12,12 +12,15 @@ Every client comes from 127.0.0.1, so the server is started with the per-address
 lifted (:data:`SERVE`: writes, connections, sign-ups, seeks per address); every other limit,
 the Argon2id parameters and the database's ``synchronous=FULL`` are the defaults.
 
-Before the clock starts, one client process (asyncio, httpx, websockets) signs up two
-accounts per game through ``POST /api/account/signup`` (the real path: Argon2id at its
-default cost, two hashes at a time, so this takes a while and is timed apart), pairs them
-through the lobby (one posts a rated seek, the other accepts it; the author finds the game
-in its own list), and opens the live streams: each player's, with its session (as the
-page does), and the spectators', without one, spread over the games. Then for
+Before the clock starts, one client process (asyncio, httpx, websockets) makes two
+accounts per game, each signed in: in the database before the server starts (as sign-up
+does, one Argon2id hash of the password for all), or with ``--sign-up-through-api``
+through ``POST /api/account/signup`` (Argon2id at its default cost: minutes for 600);
+then it pairs them through the lobby (one posts a rated seek, the other accepts it; the
+author finds the game in its own list), and opens the live streams: each player's, with
+its session (as the page does), and the spectators', without one, spread over the games,
+and ``--lobby`` signed-out sockets on the lobby, which get the watch list whenever a game
+starts or ends. Each player has HTTP connections of its own, as a browser has. Then for
 ``--seconds`` each game is played by its two sessions, a random legal move of the side to
 move (seeded) ``--think`` seconds (1 to 3) after the answer to the move before; a game
 that ends is followed by its rematch (offered and accepted), and the streams of the old
@@ -51,6 +54,7 @@ import random
 import re
 import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -114,6 +118,7 @@ class PeoplePlan:
     increment: float = 5.0
     think: tuple[float, float] = (1.0, 3.0)
     seed: int = SEED
+    lobby: int = 100  # visitors with the lobby open (signed out)
     sign_up_through_api: bool = False
 
 
@@ -302,6 +307,7 @@ class Tally:
     resynced_moves: int = 0  # the plies a player's client found out by reading its game again
     memory_before_kill: dict[str, int] = field(default_factory=dict)
     loop_lag: list[float] = field(default_factory=list)
+    watch_lists: int = 0  # the watch lists the lobby's sockets received
 
     def fail(self, what: str) -> None:
         if len(self.failures) < 1000:
@@ -314,20 +320,34 @@ class Web:
     def __init__(self, url: str, tally: Tally) -> None:
         self.url = url
         self.tally = tally
-        # The client keeps no cookies: each player sends its own session's.
-        jar = http.cookiejar.CookieJar(policy=http.cookiejar.DefaultCookiePolicy(
-            allowed_domains=[]))
-        self.client = httpx.AsyncClient(
-            base_url=url, timeout=30.0, cookies=jar, headers={"Origin": url},
-            limits=httpx.Limits(max_connections=256, max_keepalive_connections=256))
+        # One client (its own connections) per session, as each player is a browser of
+        # their own: one pool shared by 600 players made requests wait in httpx's pool
+        # for up to seconds, which measured the bench's client rather than the server.
+        self.clients: dict[str | None, httpx.AsyncClient] = {}
+        self.tls = ssl.create_default_context()  # one for all: plain HTTP never uses it
+
+    def _client(self, cookie: str | None) -> httpx.AsyncClient:
+        if cookie not in self.clients:
+            # The client keeps no cookies: each request sends its session's.
+            jar = http.cookiejar.CookieJar(policy=http.cookiejar.DefaultCookiePolicy(
+                allowed_domains=[]))
+            self.clients[cookie] = httpx.AsyncClient(
+                base_url=self.url, timeout=30.0, cookies=jar, headers={"Origin": self.url},
+                limits=httpx.Limits(max_connections=6, max_keepalive_connections=2,
+                                    # Below the server's 5 s: a connection the server is
+                                    # closing as idle is never picked for a move.
+                                    keepalive_expiry=4.0),
+                verify=self.tls)
+        return self.clients[cookie]
 
     async def close(self) -> None:
-        await self.client.aclose()
+        for client in self.clients.values():
+            await client.aclose()
 
     async def call(self, method: str, path: str, *, cookie: str | None = None,
                    body: Any = None) -> httpx.Response:
         headers = {} if cookie is None else {"Cookie": f"{SESSION_COOKIE}={cookie}"}
-        return await self.client.request(method, path, json=body, headers=headers)
+        return await self._client(cookie).request(method, path, json=body, headers=headers)
 
     async def until_answered(self, method: str, path: str, *, cookie: str | None = None,
                              body: Any = None) -> httpx.Response:
@@ -560,6 +580,20 @@ class Run:
         self.tally.back_at = now()
         progress(f"  server back after {self.tally.back_at - self.tally.killed_at:.1f} s")
 
+    async def browse_the_lobby(self) -> None:
+        """A signed-out visitor on the lobby: its socket gets the watch list again whenever
+        a game starts or ends (the server makes the list, the bench counts them)."""
+        url = f"ws://{HOST}:{self.server.port}/api/lobby"
+        while self.following:
+            try:
+                async with connect(url, origin=self.origin, proxy=None, ping_interval=None,
+                                   open_timeout=10, close_timeout=1) as lobby:
+                    async for text in lobby:
+                        if json.loads(text).get("type") == "games":
+                            self.tally.watch_lists += 1
+            except (OSError, websockets.WebSocketException, asyncio.TimeoutError):
+                await asyncio.sleep(BACKOFF_MOST)  # the kill: back when the server is
+
     async def watch_the_loop(self) -> None:
         """How late this process's event loop wakes up: its own lag, were it the bottleneck."""
         while self.following:
@@ -569,6 +603,16 @@ class Run:
 
 
 # -- checking and reporting ----------------------------------------------------------------
+
+
+def by_window(answered: list[Move], started: float, seconds: float) -> list[float]:
+    """The p99 round trip of the moves sent in each ``seconds`` of play from ``started``."""
+    windows: defaultdict[int, list[float]] = defaultdict(list)
+    for move in answered:
+        if move.answered is not None:
+            windows[int((move.sent - started) // seconds)].append(move.answered - move.sent)
+    return [percentiles(windows[index])["p99"] if windows[index] else float("nan")
+            for index in range(max(windows, default=-1) + 1)]
 
 
 def stream_figures(followers: list[Follower], tally: Tally) -> dict[str, Any]:
@@ -674,6 +718,7 @@ async def run_people(plan: PeoplePlan, folder: Path) -> dict[str, Any]:
         started = now()
         tasks = [asyncio.create_task(run.follow(one)) for one in followers]
         tasks.append(asyncio.create_task(run.watch_the_loop()))
+        tasks += [asyncio.create_task(run.browse_the_lobby()) for _ in range(plan.lobby)]
         while not all(one.is_open for one in followers):  # a bench may poll
             await asyncio.sleep(0.05)
         report["streams_open_seconds"] = round(now() - started, 1)
@@ -720,8 +765,11 @@ async def run_people(plan: PeoplePlan, folder: Path) -> dict[str, Any]:
                        "cut_by_the_kill": tally.cut, "rematches": tally.rematches,
                        "round_trip_ms": percentiles([move.answered - move.sent
                                                      for move in answered
-                                                     if move.answered is not None])}
+                                                     if move.answered is not None]),
+                       # How the round trip goes over the run: a p99 per 20 s of play.
+                       "p99_ms_by_20_s": by_window(answered, started, 20.0)}
     report["streams"] = stream_figures(followers, tally)
+    report["lobby"] = {"sockets": plan.lobby, "watch_lists_received": tally.watch_lists}
     lost = lost_in_database(db_path, tally.acknowledged)
     report["acknowledged_moves"] = sum(len(moves) for moves in tally.acknowledged.values())
     report["games_with_acknowledged_moves_lost"] = lost
@@ -733,7 +781,7 @@ async def run_people(plan: PeoplePlan, folder: Path) -> dict[str, Any]:
         before = tally.memory_before_kill
         report["memory_mb"]["server_rss_before_kill"] = _mb(before.get("VmRSS"))
         report["memory_mb"]["server_peak_before_kill"] = _mb(before.get("VmHWM"))
-        back = [max(time for time in one.synced_at if time > tally.killed_at)
+        back = [min(time for time in one.synced_at if time > tally.killed_at)
                 for one in followers if any(time > tally.killed_at for time in one.synced_at)]
         report["kill"] = {
             "at_seconds": plan.kill_at,
@@ -744,6 +792,12 @@ async def run_people(plan: PeoplePlan, folder: Path) -> dict[str, Any]:
             if back else None,
             "first_move_answered_seconds": None if tally.first_move_after_kill is None
             else round(tally.first_move_after_kill - tally.killed_at, 2),
+            # The steady state: the moves sent before the kill, or once every stream was
+            # back (the moves in between wait out the restart, and count in the row above).
+            "round_trip_away_from_the_kill_ms": percentiles([
+                move.answered - move.sent for move in answered
+                if move.answered is not None and (move.sent < tally.killed_at or (
+                    back and move.sent > max(back)))]),
             "moves_found_on_reading_again": tally.resynced_moves}
     report["client_loop_lag_ms"] = percentiles(tally.loop_lag)
     report["failures"] = tally.failures[:20]
@@ -768,6 +822,10 @@ def print_report(report: dict[str, Any]) -> None:
           f"rematches {moves['rematches']}, cut by the kill {moves['cut_by_the_kill']}")
     print(f"{'':<34}{'count':>8}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
     print(row("move round trip", moves["round_trip_ms"]))
+    print("  p99 ms by 20 s of play: "
+          + ", ".join(f"{p99:.0f}" for p99 in moves["p99_ms_by_20_s"]))
+    if "kill" in report:
+        print(row("  away from the kill", report["kill"]["round_trip_away_from_the_kill_ms"]))
     print(row("delivery to a spectator", streams["delivery_lag_ms"]))
     print(row("until every spectator had it", streams["until_every_spectator_ms"]))
     print(row("client event loop lag", report["client_loop_lag_ms"]))
@@ -775,12 +833,14 @@ def print_report(report: dict[str, Any]) -> None:
           f"resynced {streams['resynced']}, lost {streams['lost']}, skipped "
           f"{streams['skipped']}, diverged {streams['diverged']}, streams closed for falling "
           f"behind {streams['closed_for_falling_behind']}")
+    print(f"lobby: {report['lobby']['sockets']} sockets open, "
+          f"{report['lobby']['watch_lists_received']} watch lists received")
     print(f"acknowledged moves: {report['acknowledged_moves']}, lost in the database: "
           f"{len(report['games_with_acknowledged_moves_lost'])} games")
     if "kill" in report:
         kill = report["kill"]
         print(f"kill -9 at {kill['at_seconds']:g} s: server back in "
-              f"{kill['server_back_seconds']} s, every stream resynced in "
+              f"{kill['server_back_seconds']} s, every stream back and resynced in "
               f"{kill['every_stream_resynced_seconds']} s, first move answered after "
               f"{kill['first_move_answered_seconds']} s")
         print(f"server memory before the kill: RSS {memory['server_rss_before_kill']} MB, "
@@ -819,19 +879,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, nargs=2, default=defaults.think,
                         metavar=("LOW", "HIGH"),
                         help="seconds a player takes over a move (default: 1 3)")
+    parser.add_argument("--lobby", type=int, default=defaults.lobby,
+                        help=f"visitors with the lobby open, each told the watch list when "
+                             f"games start and end (default: {defaults.lobby})")
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--sign-up-through-api", action="store_true",
                         help="sign the accounts up through the API (Argon2id at its default "
                              "cost: minutes for 600) rather than in the database")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     arguments = parser.parse_args(argv)
-    if arguments.games < 1 or arguments.spectators < 0 or arguments.seconds <= 0:
-        parser.error("--games must be at least 1, --spectators at least 0, --seconds above 0")
+    if (arguments.games < 1 or arguments.spectators < 0 or arguments.lobby < 0
+            or arguments.seconds <= 0):
+        parser.error("--games must be at least 1, --spectators and --lobby at least 0, "
+                     "--seconds above 0")
     if arguments.kill_at is not None and not 0 < arguments.kill_at < arguments.seconds:
         parser.error("--kill-at must fall within the play (0 < S < --seconds)")
     plan = PeoplePlan(games=arguments.games, spectators=arguments.spectators,
                       seconds=arguments.seconds, kill_at=arguments.kill_at,
-                      think=tuple(arguments.think), seed=arguments.seed,
+                      think=tuple(arguments.think), seed=arguments.seed, lobby=arguments.lobby,
                       sign_up_through_api=arguments.sign_up_through_api)
     with tempfile.TemporaryDirectory(prefix="doublecorner-people-bench-") as folder:
         report = asyncio.run(run_people(plan, Path(folder)))

@@ -422,6 +422,10 @@ def server_config(app: Any, limits: ServerLimits, *, forwarded_allow_ips: str | 
                else TrustedProxies.parse(forwarded_allow_ips))
     quiet_out_of_files()
     options.setdefault("timeout_graceful_shutdown", 15)
+    # The live streams' messages are small JSON: compressing each for every spectator cost
+    # the event loop more than the bytes saved (measured with bench/web.py people, where it
+    # was the largest stall), and each compressed connection keeps a zlib state of its own.
+    options.setdefault("ws_per_message_deflate", False)
     return uvicorn.Config(app, http=guarded_protocol(limits, trusted),
                           proxy_headers=trusted is not None,
                           forwarded_allow_ips=None if trusted is None else trusted.uvicorn_form(),

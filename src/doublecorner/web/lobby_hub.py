@@ -68,6 +68,10 @@ class LobbyHub:
             for listener in self.on_leave:
                 listener(account)
 
+    def is_empty(self) -> bool:
+        """Whether no socket is open."""
+        return not self._owner
+
     def is_present(self, account: int) -> bool:
         """Whether the account has a lobby socket open."""
         return bool(self._by_account.get(account))

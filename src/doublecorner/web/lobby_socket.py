@@ -88,6 +88,7 @@ class Lobby:
         for source in (seeks.on_start, challenges.on_start):
             source.append(self._started)
         watch.on_list.append(lambda games: hub.send_all(games_message(games)))
+        watch.is_listened = lambda: not hub.is_empty()  # nobody in the lobby: no list to make
 
     def _started(self, state: GameState, players: dict[int, Color]) -> None:
         for account, color in players.items():

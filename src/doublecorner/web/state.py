@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -69,17 +71,40 @@ class GameState:
         return cls(record, board, ending(record, board), engine_reply)
 
 
+# Replaying a game move by move (about 5 ms for 100 plies) was the largest cost of a busy
+# server: every move request replays its game, and every change of the watch list replays
+# each game on it (bench/web.py people). The boards of the games replayed last are kept
+# (at most this many, some 130 KB each for 100 plies), and a record whose moves extend a
+# kept board's plays only the moves that are new.
+REPLAYED_GAMES_KEPT = 512
+_replayed: OrderedDict[str, tuple[str, tuple[str, ...], Board]] = OrderedDict()
+_replayed_lock = threading.Lock()  # replay runs on the event loop and on worker threads
+
+
 def replay(record: GameRecord) -> Board:
-    """The board after the record's moves, from its start position.
+    """The board after the record's moves, from its start position (a board of its own:
+    the caller may push and pop).
 
     :raises StoreError: the start position or a move is not valid (the database was damaged).
     """
+    with _replayed_lock:
+        kept = _replayed.get(record.id)
+    done = 0
+    if (kept is not None and kept[0] == record.start_fen
+            and record.moves[:len(kept[1])] == kept[1]):
+        board, done = kept[2].copy(), len(kept[1])
     try:
-        board = Board(record.start_fen)
-        for text in record.moves:
+        if not done:
+            board = Board(record.start_fen)
+        for text in record.moves[done:]:
             board.push(Move.parse(text))
     except DraughtsError as error:
         raise StoreError(f"game {record.id!r} in the database is damaged: {error}") from None
+    with _replayed_lock:
+        _replayed[record.id] = (record.start_fen, record.moves, board.copy())
+        _replayed.move_to_end(record.id)
+        while len(_replayed) > REPLAYED_GAMES_KEPT:
+            _replayed.popitem(last=False)
     return board
 
 

@@ -11,7 +11,9 @@ stream.
 
 The list is made again, and handed to the listeners of :attr:`WatchList.on_list`
 (the lobby's sockets), when a game between people starts, ends, is joined or
-deleted: at most one making at a time, the changes meanwhile folded into the next.
+deleted, while someone listens: at most one making at a time and one a
+:data:`LIST_EVERY_SECONDS`, the changes meanwhile folded into the next (with
+hundreds of games in play, games start and end several times a second).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from doublecorner.web.store import GameStore, StoreError
 IDLE_SECONDS = 3600  # a game nobody moved in for an hour is not on the list
 MAX_WATCHED = 50
 CANDIDATES = 500  # games read to make the list (the last moved)
+LIST_EVERY_SECONDS = 1.0
 
 _log = logging.getLogger(__name__)
 
@@ -64,6 +67,8 @@ class WatchList:
         self.spectators = spectators
         self._now = now
         self.on_list: list[Callable[[list[WatchedGame]], None]] = []
+        # Whether anyone listens now (the lobby sets it: whether it has sockets open).
+        self.is_listened: Callable[[], bool] = lambda: bool(self.on_list)
         self._making: asyncio.Task[None] | None = None
         self._again = False
 
@@ -73,7 +78,9 @@ class WatchList:
                                                 datetime.timezone.utc)
         records = await self.db.run(self.store.games_in_play,
                                     since.strftime("%Y-%m-%dT%H:%M:%SZ"), CANDIDATES)
-        states = [state for state in map(GameState.of, records) if state.ending is None]
+        # Replaying the games is Python work of some milliseconds each: off the event loop.
+        states = [state for state in await asyncio.to_thread(lambda: [*map(GameState.of, records)])
+                  if state.ending is None]
         # The store gives the last moved first; a stable sort keeps that order among equals.
         states.sort(key=lambda state: (not state.record.rated, -average_rating(state.record)))
         return [WatchedGame(state, self.spectators(state.record.id))
@@ -82,7 +89,7 @@ class WatchList:
     def changed(self, state: GameState, event: str) -> None:
         """A game changed (``event``, as the game service says): when the list may change
         with it, it is made again and handed to the listeners."""
-        if state.record.mode is not GameMode.FRIEND or not self.on_list:
+        if state.record.mode is not GameMode.FRIEND or not self.is_listened():
             return
         if event in ("started", "joined", "deleted") or state.ending is not None:
             self._again = True
@@ -99,6 +106,7 @@ class WatchList:
                 return
             for listener in self.on_list:
                 listener(listed)
+            await asyncio.sleep(LIST_EVERY_SECONDS)  # the changes meanwhile wait for it
 
     async def close(self) -> None:
         """Stop making the list (the server is stopping)."""
