@@ -349,7 +349,7 @@ function turnHeadline(game) {
   const side = colorName(game.turn);
   if (game.mode === "engine") return t(game.turn === game.human ? "status.yourMove" : "status.enginesMove", { side });
   if (game.mode === "friend" && friendSide()) {
-    return t(game.turn === friendSide() ? "status.yourMove" : "status.friendsMove", { side });
+    return t(game.turn === friendSide() ? "status.yourMove" : "status.opponentsMove", { side });
   }
   return t("status.toMove", { side });
 }
