@@ -156,7 +156,7 @@ async def serve_live(websocket: WebSocket, game_id: str, hub: LiveHub,
         await websocket.accept()
         await websocket.send_json(game_message(state, "sync"))
         hub.counted(game_id)
-        sender = asyncio.create_task(_send_all(websocket, queue))
+        sender = asyncio.create_task(send_queued(websocket, queue))
         try:
             await _receive_all(websocket)
         finally:
@@ -167,7 +167,9 @@ async def serve_live(websocket: WebSocket, game_id: str, hub: LiveHub,
         hub.unsubscribe(game_id, queue)
 
 
-async def _send_all(websocket: WebSocket, queue: asyncio.Queue[Message | None]) -> None:
+async def send_queued(websocket: WebSocket, queue: asyncio.Queue[Message | None]) -> None:
+    """Send ``queue``'s messages to ``websocket`` until it closes; ``None`` in the queue
+    closes it, as one that fell behind (the live streams' and the lobby's sockets)."""
     while True:
         message = await queue.get()
         try:

@@ -35,7 +35,8 @@ from doublecorner.color import Color
 from doublecorner.web.account_record import SignedIn
 from doublecorner.web.challenges import Challenge, Challenges
 from doublecorner.web.json_body import parse_json
-from doublecorner.web.lobby_hub import LobbyHub, Outbox
+from doublecorner.web.live import send_queued
+from doublecorner.web.lobby_hub import LobbyHub
 from doublecorner.web.lobby_schemas import ChallengeBody, PlayerBody, SeekBody, WatchedGameBody
 from doublecorner.web.schemas import side_name
 from doublecorner.web.seeks import Seek, SeekBook
@@ -45,7 +46,6 @@ from doublecorner.web.watch import WatchedGame, WatchList
 MAX_ERRORS_IN_A_ROW = 20  # a client that errs this often is not a page with a bug
 POLICY_VIOLATION = 1008
 TOO_BIG = 1009
-TRY_AGAIN_LATER = 1013
 
 Message = dict[str, Any]
 
@@ -100,7 +100,7 @@ class Lobby:
         outbox = self.hub.join(None if account is None else account.account.id)
         try:
             await websocket.send_json(await self._hello(account))
-            sender = asyncio.create_task(_send_all(websocket, outbox))
+            sender = asyncio.create_task(send_queued(websocket, outbox))
             try:
                 await self._receive_all(websocket)
             finally:
@@ -149,15 +149,3 @@ class Lobby:
                 if errors_in_a_row >= MAX_ERRORS_IN_A_ROW:
                     await websocket.close(POLICY_VIOLATION, "too many bad messages")
                     return
-
-
-async def _send_all(websocket: WebSocket, outbox: Outbox) -> None:
-    while True:
-        message = await outbox.get()
-        try:
-            if message is None:
-                await websocket.close(TRY_AGAIN_LATER, "fell behind: connect again")
-                return
-            await websocket.send_json(message)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            return
