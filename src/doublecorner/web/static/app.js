@@ -16,7 +16,7 @@ import {
   STARTING_FEN, applyMove, colorName, formatFen, movePath, opponent, parseFen, replay,
 } from "./geometry.js";
 import {
-  LANGUAGES, chooseLanguage, chosenLanguage, currentLanguage, onLanguageChange, setLanguage, t,
+  chosenLanguage, languagePicker, onLanguageChange, setLanguage, t,
 } from "./i18n.js";
 import { GameLibrary } from "./library.js";
 import { LobbyPanel, playerLink } from "./lobby.js";
@@ -160,18 +160,10 @@ document.addEventListener("click", (event) => {
 
 // --- language ----------------------------------------------------------------
 
-const picker = $("language");
-picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
-  const option = make("option", { value: code, textContent: name });
-  option.lang = code; // each language is named in its own
-  return option;
-}));
-picker.value = currentLanguage();
-picker.addEventListener("change", () => chooseLanguage(picker.value));
+languagePicker($("language"));
 
 // The static page is translated by i18n.js; what script wrote is written again.
 onLanguageChange((lang) => {
-  picker.value = lang;
   announce(""); // what was said was said in the other language; the next move is said in this one
   render();
   library.render();

@@ -101,6 +101,21 @@ export function chosenLanguage() {
 }
 
 /** The reader picked `lang`: use it now and on later visits. */
+/** Fill a language picker (a select): each language named in its own, the page's chosen;
+ * a choice there becomes the page's language, and the picker follows every change. */
+export function languagePicker(select) {
+  select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    option.lang = code; // each language is named in its own
+    return option;
+  }));
+  select.value = currentLanguage();
+  select.addEventListener("change", () => chooseLanguage(select.value));
+  onLanguageChange((lang) => { select.value = lang; });
+}
+
 export async function chooseLanguage(lang) {
   localStorage.setItem(STORAGE_KEY, lang);
   await setLanguage(lang);

@@ -13,7 +13,7 @@ import { BoardView } from "./board.js";
 import { $, make, showText } from "./dom.js";
 import { SQUARES, algebraic, colorName, parseFen } from "./geometry.js";
 import {
-  LANGUAGES, chooseLanguage, chosenLanguage, currentLanguage, listOr, onLanguageChange, setLanguage, t,
+  chosenLanguage, languagePicker, listOr, onLanguageChange, setLanguage, t,
 } from "./i18n.js";
 import { MESSAGES, describeError, refusedMove } from "./messages.js";
 import { loadSettings } from "./settings.js";
@@ -371,17 +371,9 @@ function renderExercise() {
 
 // --- language --------------------------------------------------------------------------
 
-const picker = $("language");
-picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
-  const option = make("option", { value: code, textContent: name });
-  option.lang = code; // each language is named in its own
-  return option;
-}));
-picker.value = currentLanguage();
-picker.addEventListener("change", () => chooseLanguage(picker.value));
+languagePicker($("language"));
 
 onLanguageChange((lang) => {
-  picker.value = lang;
   document.title = t("learn.pageTitle");
   render();
 });

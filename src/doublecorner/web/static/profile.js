@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { $, make, showText, verbatim } from "./dom.js";
 import {
-  LANGUAGES, chooseLanguage, chosenLanguage, currentLanguage, onLanguageChange, setLanguage, t,
+  chosenLanguage, languagePicker, onLanguageChange, setLanguage, t,
 } from "./i18n.js";
 import { dateText } from "./library.js";
 import { describeError, playersElement } from "./messages.js";
@@ -122,16 +122,8 @@ async function moreGames() {
   render();
 }
 
-const picker = $("language");
-picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
-  const option = make("option", { value: code, textContent: name });
-  option.lang = code; // each language is named in its own
-  return option;
-}));
-picker.value = currentLanguage();
-picker.addEventListener("change", () => chooseLanguage(picker.value));
+languagePicker($("language"));
 onLanguageChange((lang) => {
-  picker.value = lang;
   render();
 });
 $("more-games").addEventListener("click", moreGames);
