@@ -267,3 +267,26 @@ def test_time_limits_give_a_legal_move(limit: Limit) -> None:
 def test_a_negative_halfmove_clock_is_refused() -> None:
     with pytest.raises(EngineError, match="halfmove clock must be 0 or more, not -1"):
         Engine(hash_mb=1).search(Position.start(), Limit(depth=1), halfmove_clock=-1)
+
+
+def test_a_board_brings_its_history_and_clock_to_the_search() -> None:
+    # The game of the repetition test above, played on a board: its history makes
+    # 30-26 a repetition (a draw for the side behind), its clock counts the king moves.
+    board = Board("W:WK1,K3:BK26")
+    for move in ("3-7", "26-30", "7-3"):
+        board.push(board.parse_move(move))
+    assert board.halfmove_clock == 3
+    result = Engine(hash_mb=16).search(board, Limit(depth=6))
+    assert str(result.move) == "30-26" and result.score == Score(0)
+    # Given explicitly, the history wins over the board's: no repetition, Black is lost.
+    assert Engine(hash_mb=16).search(board, Limit(depth=6), history=[]).score.value < -100
+    assert Engine(hash_mb=1).evaluate(board) == Engine(hash_mb=1).evaluate(board.position())
+
+
+@pytest.mark.parametrize("wrong", ["B:W21-32:B1-12", None, 7])
+def test_a_search_of_something_else_is_a_type_error_naming_it(wrong: object) -> None:
+    named = f"expected a Position or a Board, not {type(wrong).__name__}"
+    with pytest.raises(TypeError, match=named):
+        Engine(hash_mb=1).search(wrong, Limit(depth=1))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="expected a Position or a Board"):
+        Engine(hash_mb=1).evaluate(wrong)  # type: ignore[arg-type]

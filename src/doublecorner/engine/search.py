@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from doublecorner.board import Board
 from doublecorner.egtb.choice import INSTALLED_TABLES, TableChoice, resolve_tables
 from doublecorner.egtb.probe import Value
 from doublecorner.engine.limit import MAX_DEPTH, Limit
@@ -207,8 +208,12 @@ class Engine:
         self._stop_requested.set()
         self._control[C_STOP] = 1
 
-    def evaluate(self, position: Position) -> Score:
-        """The static evaluation of a position, for the side to move."""
+    def evaluate(self, position: Position | Board) -> Score:
+        """The static evaluation of a position (or a board's), for the side to move.
+
+        :raises TypeError: if ``position`` is neither a Position nor a Board.
+        """
+        position = _position_of(position)
         ensure_engine_compiled()
         black, white, kings, turn = (position.black, position.white, position.kings,
                                      int(position.turn))
@@ -219,8 +224,8 @@ class Engine:
         return Score(evaluate_position(black, white, kings, turn, self._network,
                                        self._accumulators, self._network_scratch))
 
-    def search(self, position: Position, limit: Limit | None = None, *,
-               history: Sequence[Position] = (), halfmove_clock: int = 0,
+    def search(self, position: Position | Board, limit: Limit | None = None, *,
+               history: Sequence[Position] | None = None, halfmove_clock: int | None = None,
                on_info: InfoCallback | None = None,
                stop: threading.Event | None = None, use_book: bool = True) -> SearchResult:
         """Search ``position`` and return the best move found within ``limit``.
@@ -228,6 +233,8 @@ class Engine:
         ``history`` is the game's positions before this one, in order (the
         search scores a repetition of any of them as a draw); ``halfmove_clock``
         counts the plies since the last man move or capture (the 40-move rule).
+        Given a :class:`~doublecorner.board.Board`, the search takes its
+        position, and its history and clock unless they are given.
         The search claims these draws for either side at once: a line that
         reaches one scores 0 (a game itself goes on until a player claims, see
         :meth:`Board.outcome <doublecorner.board.Board.outcome>`).
@@ -236,7 +243,16 @@ class Engine:
         (a score wanted rather than a move, such as judging a draw offer).
 
         :raises EngineError: if the engine is already searching, or the clock is negative.
+        :raises TypeError: if ``position`` is neither a Position nor a Board.
         """
+        if isinstance(position, Board):
+            board = position
+            position = board.position()
+            history = board.position_history() if history is None else history
+            halfmove_clock = board.halfmove_clock if halfmove_clock is None else halfmove_clock
+        position = _position_of(position)
+        history = () if history is None else history
+        halfmove_clock = 0 if halfmove_clock is None else halfmove_clock
         if halfmove_clock < 0:
             raise EngineError(f"halfmove clock must be 0 or more, not {halfmove_clock}")
         if not self._busy.acquire(blocking=False):
@@ -437,6 +453,16 @@ class Engine:
                     or (deadline is not None and time.monotonic() >= deadline)):
                 self._control[C_STOP] = 1
                 return
+
+
+def _position_of(position: object) -> Position:
+    """``position`` itself, a board's position, or a TypeError naming what came instead."""
+    if isinstance(position, Board):
+        return position.position()
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a Position or a Board, not {type(position).__name__} "
+                        f"{position!r:.60}")
+    return position
 
 
 @functools.cache
