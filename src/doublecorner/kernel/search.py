@@ -1,7 +1,9 @@
 """The engine's inner loop: one alpha-beta search of the root to a fixed depth.
 
 A principal-variation search (negamax) with a transposition table, killer
-moves, a history table, late-move reductions, an extension for forced moves
+moves, a history table, late-move reductions, internal iterative reduction,
+reverse futility pruning near the leaves (while more than 8 pieces are on the
+board), an extension for forced moves
 (a position with one legal move costs no depth) and a capture quiescence
 (below depth 0 the search goes on while the side to move must capture; a quiet
 position is scored by :func:`.evaluate.evaluate`, with no stand-pat when a
@@ -36,7 +38,14 @@ from doublecorner.kernel.network import (
     update_accumulators,
 )
 from doublecorner.kernel.ordering import is_late_quiet, pick_next, record_cutoff, score_moves
-from doublecorner.kernel.scores import FORTY_MOVE_PLIES, INFINITE, MATE, MAX_PLY, TABLE_WIN
+from doublecorner.kernel.scores import (
+    FORTY_MOVE_PLIES,
+    INFINITE,
+    MATE,
+    MAX_PLY,
+    TABLE_BOUND,
+    TABLE_WIN,
+)
 from doublecorner.kernel.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -50,6 +59,20 @@ from doublecorner.kernel.tt import (
     tt_store,
 )
 
+# Reverse futility pruning: at a depth of RFP_DEPTH or less, a static score RFP_MARGIN
+# a ply above beta cuts off. Only with more pieces than RFP_MORE_PIECES_THAN on the
+# board: in the endings a static score says little (with it there, the First
+# Position's win is no longer proved at depth 80).
+RFP_DEPTH = 3
+RFP_MARGIN = 75
+RFP_MORE_PIECES_THAN = 8
+# Internal iterative reduction: a node this deep without a table move is searched
+# a ply shallower.
+IIR_DEPTH = 4
+# A late quiet move is reduced two plies instead of one from this depth and this
+# many moves tried.
+LMR_DEEP_DEPTH = 5
+LMR_DEEP_TRIED = 5
 MOVE_ROWS = 16384  # rows of the move stack: far above any line of MAX_PLY positions
 CHECK_EVERY = 1024  # nodes between two reads of the stop flag
 
@@ -283,6 +306,25 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                             or (bound == BOUND_UPPER and stored <= alpha)):
                         value = stored
                         continue
+            # Internal iterative reduction: a deep node the table knows nothing of
+            # (no move to try first) is searched a ply shallower; its move ordering
+            # is poor, and a later iteration that comes back finds the table's move.
+            if tt_move < 0 and depth >= IIR_DEPTH and ply > 0:
+                depth -= 1
+            # Reverse futility: a zero-window node near the leaves whose static score
+            # beats beta by a margin a few quiet moves cannot undo is cut off at once;
+            # not where either side has a capture: a shot in the air is no quiet score.
+            if (ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1
+                    and abs(beta) < TABLE_BOUND
+                    and popcount(black | white) > RFP_MORE_PIECES_THAN
+                    and not has_captures(black, white, kings, turn)
+                    and not has_captures(black, white, kings, 1 - turn)):
+                static, accumulated = _leaf_score(frames, ply, accumulated, weights, scratch,
+                                                  network, accumulators, network_scratch,
+                                                  use_network)
+                if static - RFP_MARGIN * depth >= beta:
+                    value = static - RFP_MARGIN * depth
+                    continue
             start = frames[ply - 1, F_END] if ply > 0 else 0
             end = _generate(frames, moves, ply, start)
             if end < 0:  # the move stack is full: score the node as a leaf
@@ -337,7 +379,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                 _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
             elif (depth >= 3 and tried >= 3 and frames[ply, F_CAPTURE] == 0
                   and is_late_quiet(order[row])):
-                reduction = 2 if depth >= 6 and tried >= 8 else 1
+                reduction = 2 if depth >= LMR_DEEP_DEPTH and tried >= LMR_DEEP_TRIED else 1
                 frames[ply, F_STAGE] = STAGE_REDUCED
                 _enter_child(frames, moves, ply, row, depth - 1 - reduction, -alpha - 1, -alpha)
             else:
