@@ -100,7 +100,6 @@ export function chosenLanguage() {
   return FALLBACK;
 }
 
-/** The reader picked `lang`: use it now and on later visits. */
 /** Fill a language picker (a select): each language named in its own, the page's chosen;
  * a choice there becomes the page's language, and the picker follows every change. */
 export function languagePicker(select) {
@@ -116,6 +115,7 @@ export function languagePicker(select) {
   onLanguageChange((lang) => { select.value = lang; });
 }
 
+/** The reader picked `lang`: use it now and on later visits. */
 export async function chooseLanguage(lang) {
   localStorage.setItem(STORAGE_KEY, lang);
   await setLanguage(lang);
