@@ -1,4 +1,4 @@
-"""Matches on Ray (``--ray``): the same games as a local run, and retried tasks."""
+"""Matches on Ray (``--ray``): the same games as a local run, retried tasks, the clock."""
 
 from __future__ import annotations
 
@@ -7,14 +7,25 @@ import os
 import re
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from doublecorner import Board, Move
 from doublecorner.cli import main
 from doublecorner.engine import Limit
-from doublecorner.match import GameRecord, Player, parse_player, run_match, three_move_deck
+from doublecorner.match import (
+    ClockReading,
+    GameClock,
+    GameRecord,
+    Player,
+    RandomPlayer,
+    parse_player,
+    run_match,
+    three_move_deck,
+)
 from doublecorner.match.distributed import run_match_on_ray
 
 ray = pytest.importorskip("ray")
@@ -35,6 +46,18 @@ def _dies_once(flag: Path, spec: str, **options: Any) -> Player:
         flag.write_text("died once", encoding="utf-8")
         os._exit(1)
     return parse_player(spec, **options)
+
+
+class _Dawdler(RandomPlayer):
+    """Takes 50 ms a move: on a clock of 0.12 s it loses on time."""
+
+    def choose(self, board: Board, clock: ClockReading | None = None) -> Move | None:
+        time.sleep(0.05)
+        return super().choose(board, clock)
+
+
+def _with_dawdler(spec: str, **options: Any) -> Player:
+    return _Dawdler(1) if spec == "dawdler" else parse_player(spec, **options)
 
 
 def _essence(records: list[GameRecord]) -> list[tuple[Any, ...]]:
@@ -62,6 +85,14 @@ def test_a_game_whose_worker_dies_is_played_again(tmp_path: Path) -> None:
     assert flag.exists()
     local = run_match(lambda: _build(FIRST), lambda: _build(SECOND), ballots, skip={2})
     assert _essence(records) == _essence(local)
+
+
+def test_a_match_on_ray_keeps_the_clock() -> None:
+    records = run_match_on_ray("dawdler", SECOND, three_move_deck()[:1],
+                               default_limit=Limit(clock=0.12), movetime=0.1,
+                               build=_with_dawdler, clock=GameClock(0.12))
+    assert [record.first_player_points for record in records] == [0.0, 0.0]
+    assert all("lost on time" in record.reason for record in records)
 
 
 def test_a_match_on_ray_stops_when_asked() -> None:

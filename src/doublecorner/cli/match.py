@@ -26,7 +26,7 @@ from doublecorner.cli.streams import (
 )
 from doublecorner.egtb import Tables
 from doublecorner.engine import Limit
-from doublecorner.errors import quoted
+from doublecorner.errors import EngineError, quoted
 from doublecorner.match import (
     EnginePlayer,
     ExternalEngine,
@@ -39,6 +39,7 @@ from doublecorner.match import (
     three_move_deck,
 )
 from doublecorner.match.ballots import Ballot
+from doublecorner.match.clock import GameClock
 from doublecorner.match.journal import JournalWriter, header_differences, read_journal
 from doublecorner.match.pentanomial import PairCounter
 from doublecorner.match.sprt import SequentialTest, Sprt, Verdict, parse_sprt
@@ -74,6 +75,12 @@ def add_parsers(commands: Any) -> None:
                         help=f"seconds per move (default: {DEFAULT_SECONDS:g})")
     limits.add_argument("--depth", type=positive_int, metavar="D",
                         help="fixed depth for the engine (peers still get --time's default)")
+    limits.add_argument("--clock", type=game_clock, metavar="S[+I]",
+                        help="a game clock: S seconds for each side's game and I added after "
+                             "each of its moves (e.g. 60+0.5); the players budget their own "
+                             "time, a peer that takes only a time a move gets the share the "
+                             "engine would spend, and a side whose time runs out before its "
+                             "move arrives loses")
     match.add_argument("--openings", default="1-156", metavar="RANGE",
                        help="which ballots, by number: e.g. 1-156 (default), 1-10, 7")
     match.add_argument("--concurrency", type=positive_int, default=1, metavar="K",
@@ -137,6 +144,18 @@ def parse_openings(text: str, deck: tuple[Ballot, ...]) -> list[Ballot]:
     if not 1 <= low <= high <= len(deck):
         raise UsageError(f"--openings {shown} is outside 1-{len(deck)}")
     return list(deck[low - 1:high])
+
+
+def game_clock(text: str) -> GameClock:
+    """An argparse type: the clock of ``--clock``.
+
+    >>> game_clock("300+2")
+    GameClock(seconds=300.0, increment=2.0)
+    """
+    try:
+        return GameClock.parse(text)
+    except EngineError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def sprt_setting(text: str) -> Sprt:
@@ -265,13 +284,21 @@ def _match(arguments: argparse.Namespace) -> int:
     address = ray_address(arguments) if arguments.ray is not None else None
     ballots = parse_openings(arguments.openings, three_move_deck())
     movetime = arguments.time or DEFAULT_SECONDS
-    limit = Limit(depth=arguments.depth) if arguments.depth else Limit(time=movetime)
+    clock: GameClock | None = arguments.clock
+    if clock is not None:
+        limit = Limit(clock=clock.seconds, increment=clock.increment)
+    elif arguments.depth:
+        limit = Limit(depth=arguments.depth)
+    else:
+        limit = Limit(time=movetime)
     tables = _load_tables(arguments.egtb)
     engines = {engine.name: engine for engine in map(parse_engine, arguments.engine)}
     header = {"first": arguments.first, "second": arguments.second,
               "openings": f"{ballots[0].number}-{ballots[-1].number}",
-              "time": None if arguments.depth else movetime, "depth": arguments.depth,
+              "time": None if arguments.depth or clock else movetime, "depth": arguments.depth,
               "egtb": tables is not None, "engines": _declared_engines(arguments, engines)}
+    if clock is not None:  # only then: a results file from before --clock still resumes
+        header["clock"] = str(clock)
 
     def factory(spec: str) -> Player:
         return parse_player(spec, default_limit=limit, movetime=movetime, engines=engines)
@@ -338,11 +365,11 @@ def _match(arguments: argparse.Namespace) -> int:
                 arguments.first, arguments.second, ballots, default_limit=limit,
                 movetime=movetime, engines=engines,
                 address=address, skip=skip, on_game=on_game,
-                egtb_dir=_tables_directory(arguments.egtb), stop=stop)
+                egtb_dir=_tables_directory(arguments.egtb), stop=stop, clock=clock)
         else:
             played = run_match(lambda: make(arguments.first), lambda: make(arguments.second),
                                ballots, concurrency=arguments.concurrency, on_game=on_game,
-                               skip=skip, tables=tables, stop=stop)
+                               skip=skip, tables=tables, stop=stop, clock=clock)
     finally:
         if pdn_file is not None:
             pdn_file.close()

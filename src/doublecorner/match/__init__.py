@@ -2,6 +2,7 @@
 
 from doublecorner.match.arena import GameRecord, play_game, run_match, score_of
 from doublecorner.match.ballots import Ballot, three_move_deck
+from doublecorner.match.clock import ClockReading, GameClock
 from doublecorner.match.elo import MatchScore
 from doublecorner.match.pentanomial import PairCounter, Pentanomial, pentanomial_of
 from doublecorner.match.players import (
@@ -17,8 +18,10 @@ from doublecorner.match.sprt import SequentialTest, Sprt, Verdict, parse_sprt
 
 __all__ = [
     "Ballot",
+    "ClockReading",
     "EnginePlayer",
     "ExternalEngine",
+    "GameClock",
     "GameRecord",
     "MatchScore",
     "PairCounter",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import queue
 import random
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from doublecorner.color import Color
 from doublecorner.egtb.probe import Tables, Value
 from doublecorner.errors import DraughtsError, TableError
 from doublecorner.match.ballots import Ballot
+from doublecorner.match.clock import ClockReading, GameClock
 from doublecorner.match.elo import MatchScore
 from doublecorner.match.players import Player
 from doublecorner.move import Move
@@ -57,7 +59,7 @@ class GameRecord:
 
 def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
               first_is_black: bool, seed: int = 0,
-              tables: Tables | None = None) -> GameRecord:
+              tables: Tables | None = None, clock: GameClock | None = None) -> GameRecord:
     """Play one game from ``ballot`` to its end by the rules.
 
     The arena claims draws for the players: a game ends as soon as a position
@@ -67,7 +69,12 @@ def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
     produces no move (a peer whose own rules ended the game early) gets a
     random legal move played for it, counted in ``fallback_moves``. With
     ``tables``, the game ends as soon as they hold its position, with their
-    result (reason ``adjudicated by endgame tables: ...``).
+    result (reason ``adjudicated by endgame tables: ...``). With ``clock``
+    each side has its time for the game (see :mod:`.clock`): a player is
+    given the clocks with each request, the time it took (on the arena's
+    watch, so its own overheads count) comes off its clock and the increment
+    goes on, and a player whose move comes after its time ran out loses on
+    time.
     """
     board = ballot.board()
     players = {Color.BLACK: black, Color.WHITE: white}
@@ -75,6 +82,7 @@ def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
     fallbacks = 0
     for player in (black, white):
         player.new_game()
+    left = {Color.BLACK: clock.seconds, Color.WHITE: clock.seconds} if clock else {}
     result, reason = "", ""
     while True:
         # The arena is the referee: it claims a draw by repetition or the 40-move rule
@@ -89,11 +97,21 @@ def play_game(black: Player, white: Player, ballot: Ballot, *, number: int,
                 result, reason = adjudication
                 break
         mover = players[board.turn]
+        reading = (ClockReading(left[Color.BLACK], left[Color.WHITE], clock.increment,
+                                board.turn) if clock else None)
+        asked = time.monotonic()
         try:
-            move = mover.choose(board)
+            move = mover.choose(board) if reading is None else mover.choose(board, reading)
         except DraughtsError as error:
             result, reason = _forfeit(board.turn, f"{mover.name} failed: {error}")
             break
+        if clock is not None:
+            took = time.monotonic() - asked
+            if took > left[board.turn]:
+                result, reason = _forfeit(board.turn, f"{mover.name} lost on time ({took:.3f} s "
+                                                      f"with {left[board.turn]:.3f} s left)")
+                break
+            left[board.turn] += clock.increment - took
         if move is None:
             move = fallback.choice(sorted(board.legal_moves, key=lambda m: m.path))
             fallbacks += 1
@@ -139,7 +157,8 @@ def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Bal
               on_game: Callable[[GameRecord], None] | None = None,
               skip: Collection[int] = (),
               tables: Tables | None = None,
-              stop: threading.Event | None = None) -> list[GameRecord]:
+              stop: threading.Event | None = None,
+              clock: GameClock | None = None) -> list[GameRecord]:
     """Play every ballot twice, colours reversed; ``concurrency`` games at a time.
 
     Each concurrent slot owns its own pair of players (the engine's search
@@ -148,7 +167,8 @@ def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Bal
     in their numbered order: game ``2k + 1`` gives the first player Black on
     ballot ``k``, game ``2k + 2`` White. Games whose numbers are in ``skip``
     (already played, say) are left out of the play and of the list returned;
-    ``tables`` adjudicate endings as :func:`play_game` says. Once ``stop`` is
+    ``tables`` adjudicate endings and ``clock`` times the games as
+    :func:`play_game` says. Once ``stop`` is
     set (by ``on_game``, say, when a test has decided the match) no further
     game starts; the games already started are played out and returned.
     """
@@ -174,7 +194,7 @@ def run_match(first: PlayerFactory, second: PlayerFactory, ballots: Sequence[Bal
                 black, white = (one, two) if first_is_black else (two, one)
                 finished.put(play_game(black, white, ballot, number=number,
                                        first_is_black=first_is_black, seed=number,
-                                       tables=tables))
+                                       tables=tables, clock=clock))
         except BaseException as error:
             finished.put(error)
         finally:

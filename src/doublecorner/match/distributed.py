@@ -30,6 +30,7 @@ from doublecorner.distributed import run_on_ray, task_tables
 from doublecorner.engine import Limit
 from doublecorner.match.arena import GameRecord, play_game
 from doublecorner.match.ballots import Ballot
+from doublecorner.match.clock import GameClock
 from doublecorner.match.players import ExternalEngine, Player, parse_player
 
 PlayerBuilder = Callable[..., Player]
@@ -42,14 +43,16 @@ def run_match_on_ray(first_spec: str, second_spec: str, ballots: Sequence[Ballot
                      on_game: Callable[[GameRecord], None] | None = None,
                      egtb_dir: Path | str | None = None,
                      build: PlayerBuilder = parse_player,
-                     stop: threading.Event | None = None) -> list[GameRecord]:
+                     stop: threading.Event | None = None,
+                     clock: GameClock | None = None) -> list[GameRecord]:
     """Play every ballot twice, colours reversed, one Ray task per game.
 
     Games are numbered as :func:`~doublecorner.match.arena.run_match` numbers
     them, and those in ``skip`` are not played. Each task builds its players
     with ``build(spec, default_limit=, movetime=, engines=)`` (by default
     :func:`~doublecorner.match.players.parse_player`; it must pickle) and,
-    with ``egtb_dir``, loads the endgame tables there to adjudicate. Ray is
+    with ``egtb_dir``, loads the endgame tables there to adjudicate; ``clock``
+    times the games (see :func:`~doublecorner.match.arena.play_game`). Ray is
     started (``address`` None: here, or the cluster ``RAY_ADDRESS`` names) or
     joined (``address``) unless it already runs in this process; a Ray
     started here is shut down at the end. ``on_game`` is called in the
@@ -81,7 +84,7 @@ def run_match_on_ray(first_spec: str, second_spec: str, ballots: Sequence[Ballot
 
     with contextlib.suppress(_Stopped):
         run_on_ray(_play_one, [(first_spec, second_spec, ballot, number, first_is_black,
-                                default_limit, movetime, engine_map, tables, build)
+                                default_limit, movetime, engine_map, tables, build, clock)
                                for number, ballot, first_is_black in jobs],
                    address=address, on_result=finished)
     return sorted(records, key=lambda one: one.number)
@@ -94,7 +97,7 @@ class _Stopped(Exception):
 def _play_one(first_spec: str, second_spec: str, ballot: Ballot, number: int,
               first_is_black: bool, default_limit: Limit, movetime: float,
               engines: dict[str, ExternalEngine], egtb_dir: str | None,
-              build: PlayerBuilder) -> GameRecord:
+              build: PlayerBuilder, clock: GameClock | None = None) -> GameRecord:
     """Build the two players, play game ``number`` and close them (one Ray task)."""
     tables = task_tables(egtb_dir)
     options = {"default_limit": default_limit, "movetime": movetime, "engines": engines}
@@ -107,7 +110,8 @@ def _play_one(first_spec: str, second_spec: str, ballot: Ballot, number: int,
     try:
         black, white = (first, second) if first_is_black else (second, first)
         return play_game(black, white, ballot, number=number,
-                         first_is_black=first_is_black, seed=number, tables=tables)
+                         first_is_black=first_is_black, seed=number, tables=tables,
+                         clock=clock)
     finally:
         first.close()
         second.close()

@@ -21,7 +21,7 @@ import os
 import random
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -30,7 +30,9 @@ from doublecorner.board import Board
 from doublecorner.egtb import INSTALLED_TABLES, TableChoice
 from doublecorner.engine import Engine, Limit
 from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
+from doublecorner.engine.timeman import budget
 from doublecorner.errors import EngineError, TableError
+from doublecorner.match.clock import ClockReading
 from doublecorner.move import Move
 from doublecorner.protocol import GoCommand, SimpleEngineClient
 
@@ -43,15 +45,21 @@ class Player(Protocol):
 
     def new_game(self) -> None: ...
 
-    def choose(self, board: Board) -> Move | None:
-        """The move to play, or ``None`` if the player cannot produce one."""
+    def choose(self, board: Board, clock: ClockReading | None = None) -> Move | None:
+        """The move to play, or ``None`` if the player cannot produce one; ``clock`` is
+        the game's clocks in a match on a clock (see :mod:`.clock`)."""
 
     def close(self) -> None: ...
 
 
 class EnginePlayer:
     """The built-in engine under a fixed limit per move (with the installed endgame tables
-    unless ``tables`` says otherwise: see :mod:`doublecorner.egtb.choice`)."""
+    unless ``tables`` says otherwise: see :mod:`doublecorner.egtb.choice`).
+
+    A ``limit`` with a ``clock`` plays on the game's clock: each move is searched
+    with the time left on the player's clock (its increment is the limit's), as
+    the arena reports it; the engine budgets its own time.
+    """
 
     def __init__(self, limit: Limit, *, hash_mb: int = 64, name: str | None = None,
                  evaluation: str = DEFAULT_EVALUATION, network: str | None = None,
@@ -82,8 +90,13 @@ class EnginePlayer:
     def new_game(self) -> None:
         self.engine.new_game()
 
-    def choose(self, board: Board) -> Move | None:
-        result = self.engine.search(board.position(), self.limit,
+    def choose(self, board: Board, clock: ClockReading | None = None) -> Move | None:
+        limit = self.limit
+        if limit.clock is not None:
+            if clock is None:
+                raise EngineError(f"{self.name} plays on a clock and was given none")
+            limit = Limit(clock=max(clock.own, 0.001), increment=clock.increment)
+        result = self.engine.search(board.position(), limit,
                                     history=board.position_history(),
                                     halfmove_clock=board.halfmove_clock)
         self.nodes += result.nodes
@@ -109,7 +122,7 @@ class RandomPlayer:
     def new_game(self) -> None:
         self._random.seed(self.seed)
 
-    def choose(self, board: Board) -> Move | None:
+    def choose(self, board: Board, clock: ClockReading | None = None) -> Move | None:
         moves = sorted(board.legal_moves, key=lambda move: move.path)
         return self._random.choice(moves) if moves else None
 
@@ -121,15 +134,20 @@ class ProtocolPlayer:
     """A program that speaks the engine protocol (docs/engine-protocol.md), run as a player.
 
     Each move it is sent the game from its start and ``go`` with the player's
-    limit. A program that fails, hangs past the limit (it is killed) or plays
-    an illegal move raises :class:`EngineError`, which loses the game;
-    ``bestmove none`` is no move (the arena then plays a random one for it).
+    limit: ``go``, or on a game clock what ``on_clock`` makes of the clocks (a
+    program that budgets its own time is sent them; a peer that takes only a time
+    a move, the share of its clock the engine would spend). A program that
+    fails, hangs past the limit (it is killed) or plays an illegal move raises
+    :class:`EngineError`, which loses the game; ``bestmove none`` is no move
+    (the arena then plays a random one for it).
     """
 
     def __init__(self, command: Sequence[str], *, name: str, go: GoCommand,
-                 options: Mapping[str, str] | None = None) -> None:
+                 options: Mapping[str, str] | None = None,
+                 on_clock: Callable[[ClockReading], GoCommand] | None = None) -> None:
         self.name = name
         self.go = go
+        self.on_clock = on_clock
         self._client = SimpleEngineClient.popen(command, name=name)
         if options:
             try:
@@ -141,8 +159,13 @@ class ProtocolPlayer:
     def new_game(self) -> None:
         self._client.new_game()
 
-    def choose(self, board: Board) -> Move | None:
-        return self._client.play(board, self.go).move
+    def choose(self, board: Board, clock: ClockReading | None = None) -> Move | None:
+        go = self.go
+        if self.on_clock is not None:
+            if clock is None:
+                raise EngineError(f"{self.name} plays on a clock and was given none")
+            go = self.on_clock(clock)
+        return self._client.play(board, go).move
 
     def close(self) -> None:
         self._client.close()
@@ -153,7 +176,10 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float,
     """Build a player from ``kind[:key=value,...]``.
 
     ``movetime`` is the seconds per move given to peer programs; ``engines``
-    are external programs declared with :func:`parse_engine`, by name.
+    are external programs declared with :func:`parse_engine`, by name. A
+    ``default_limit`` with a ``clock`` is a match on a game clock: every player
+    whose spec names no limit of its own plays on it (``movetime`` is then
+    unused).
 
     :raises EngineError: an unknown kind or option, or a peer that does not start.
     """
@@ -190,10 +216,12 @@ def parse_player(spec: str, *, default_limit: Limit, movetime: float,
         return RandomPlayer(seed)
     if kind in PEER_WORKERS:
         python = options.pop("python", sys.executable)
+        on_clock = default_limit.clock is not None and "time" not in options
         peer_time = _seconds(spec, options.pop("time", str(movetime)))
         _no_more(spec, options)
         return ProtocolPlayer([python, str(WORKER_DIR / PEER_WORKERS[kind])], name=kind,
-                              go=GoCommand(movetime=round(peer_time * 1000)))
+                              go=GoCommand(movetime=round(peer_time * 1000)),
+                              on_clock=clock_share_go if on_clock else None)
     if kind in (engines or {}):
         return _external(spec, (engines or {})[kind], options, default_limit, movetime)
     known = ["engine", "random", *PEER_WORKERS, *(engines or {})]
@@ -239,10 +267,39 @@ def _external(spec: str, engine: ExternalEngine, options: dict[str, str],
         go = GoCommand(movetime=round(_seconds(spec, options.pop("time")) * 1000))
     elif default_limit.depth is not None:
         go = GoCommand(depth=default_limit.depth)
+    elif default_limit.clock is not None:
+        _no_more(spec, options)
+        return ProtocolPlayer(engine.command, name=engine.name, go=GoCommand(),
+                              options=engine.options, on_clock=clock_go)
     else:
         go = GoCommand(movetime=round(movetime * 1000))
     _no_more(spec, options)
     return ProtocolPlayer(engine.command, name=engine.name, go=go, options=engine.options)
+
+
+def clock_go(clock: ClockReading) -> GoCommand:
+    """``go`` with both clocks and increments, for a program that budgets its own time.
+
+    >>> from doublecorner.color import Color
+    >>> go = clock_go(ClockReading(59.5, 60.0, 0.5, Color.BLACK))
+    >>> go.btime, go.wtime, go.binc, go.winc, go.movetime
+    (59500, 60000, 500, 500, None)
+    """
+    increment = round(clock.increment * 1000)
+    return GoCommand(btime=max(0, round(clock.black * 1000)),
+                     wtime=max(0, round(clock.white * 1000)), binc=increment, winc=increment)
+
+
+def clock_share_go(clock: ClockReading) -> GoCommand:
+    """``go movetime``: the share of the mover's clock the engine would spend on the move,
+    for a peer that takes only a time a move.
+
+    >>> from doublecorner.color import Color
+    >>> clock_share_go(ClockReading(90.0, 60.0, 1.0, Color.WHITE)).movetime
+    2798
+    """
+    seconds = budget(Limit(clock=max(clock.own, 0.001), increment=clock.increment)).hard or 0.001
+    return GoCommand(movetime=max(1, round(seconds * 1000)))
 
 
 def _network(spec: str, options: dict[str, str]) -> str | None:
@@ -297,4 +354,6 @@ def _describe(limit: Limit) -> str:
         return f"depth {limit.depth}"
     if limit.nodes is not None:
         return f"{limit.nodes} nodes"
+    if limit.clock is not None:
+        return f"clock {limit.clock:g}+{limit.increment:g}"
     return f"{limit.time:g} s/move" if limit.time is not None else "unlimited"
