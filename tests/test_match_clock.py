@@ -6,7 +6,6 @@ import itertools
 import json
 import math
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from doublecorner.match import (
     play_game,
     three_move_deck,
 )
+from tests.test_match_protocol import scripted_program
 
 
 @pytest.mark.parametrize(("text", "seconds", "increment"), [
@@ -127,36 +127,10 @@ def test_a_player_with_its_own_limit_keeps_it_on_a_clock() -> None:
     assert player.choose(Board(), ClockReading(5.0, 5.0, 0.0, Color.BLACK)) in Board().legal_moves
 
 
-GO_LOGGER = """
-import sys
-from doublecorner import Board
-
-board = Board()
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "dcp":
-        print("dcpok", flush=True)
-    elif words[0] == "isready":
-        print("readyok", flush=True)
-    elif words[0] == "position":
-        board = Board() if words[1] == "startpos" else Board(words[2])
-        for move in words[words.index("moves") + 1:] if "moves" in words else []:
-            board.push_str(move)
-    elif words[0] == "go":
-        with open({log!r}, "a") as log:
-            log.write(line)
-        print("bestmove " + sorted(str(move) for move in board.legal_moves)[0], flush=True)
-    elif words[0] == "quit":
-        break
-"""
-
-
 def test_a_program_on_a_clock_is_sent_both_clocks(tmp_path: Path) -> None:
     log = tmp_path / "go.log"
     program = tmp_path / "logger.py"
-    program.write_text(textwrap.dedent(GO_LOGGER.format(log=str(log))))
+    program.write_text(scripted_program("first", go_log=log))
     engine = parse_engine(f"name=logger,cmd={sys.executable} {program}")
     player = parse_player("logger", default_limit=Limit(clock=60.0, increment=0.5),
                           movetime=0.1, engines={"logger": engine})

@@ -18,6 +18,7 @@ import sys
 from doublecorner import Board
 
 BEHAVIOUR = {behaviour!r}
+GO_LOG = {go_log!r}  # a file to append every go line to, or None
 board = Board()
 for line in sys.stdin:
     words = line.split()
@@ -33,6 +34,9 @@ for line in sys.stdin:
         for move in words[words.index("moves") + 1:] if "moves" in words else []:
             board.push_str(move)
     elif words[0] == "go":
+        if GO_LOG:
+            with open(GO_LOG, "a") as log:
+                log.write(line)
         if BEHAVIOUR == "crash":
             sys.exit(3)
         if BEHAVIOUR == "hang":
@@ -41,7 +45,7 @@ for line in sys.stdin:
             print("bestmove none", flush=True)
             continue
         moves = sorted(str(move) for move in board.legal_moves)
-        reply = moves[-1] if BEHAVIOUR == "last" else "nonsense"
+        reply = {{"last": moves[-1], "first": moves[0]}}.get(BEHAVIOUR, "nonsense")
         print(f"bestmove {{reply}}", flush=True)
     elif words[0] == "quit":
         break
@@ -51,6 +55,14 @@ for line in sys.stdin:
 Scripted = Callable[[str], ProtocolPlayer]
 
 
+def scripted_program(behaviour: str, go_log: Path | None = None) -> str:
+    """The text of a scripted program: it answers ``go`` as ``behaviour`` says (``last`` or
+    ``first`` legal move, ``none``, ``crash``, ``hang``, anything else an illegal move) and,
+    with ``go_log``, appends each ``go`` line it is sent to that file."""
+    return textwrap.dedent(PROGRAM.format(behaviour=behaviour,
+                                          go_log=None if go_log is None else str(go_log)))
+
+
 @pytest.fixture
 def scripted(tmp_path: Path) -> Iterator[Scripted]:
     """Start a scripted program with a behaviour; every one is closed after the test."""
@@ -58,7 +70,7 @@ def scripted(tmp_path: Path) -> Iterator[Scripted]:
 
     def start(behaviour: str) -> ProtocolPlayer:
         path = tmp_path / f"{behaviour}.py"
-        path.write_text(textwrap.dedent(PROGRAM.format(behaviour=behaviour)))
+        path.write_text(scripted_program(behaviour))
         players.append(ProtocolPlayer([sys.executable, str(path)], name="scripted",
                                       go=GoCommand(movetime=50)))
         return players[-1]
