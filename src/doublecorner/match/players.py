@@ -57,8 +57,8 @@ class EnginePlayer:
     unless ``tables`` says otherwise: see :mod:`doublecorner.egtb.choice`).
 
     A ``limit`` with a ``clock`` plays on the game's clock: each move is searched
-    with the time left on the player's clock (its increment is the limit's), as
-    the arena reports it; the engine budgets its own time.
+    with the time left on the player's clock and the increment, as the arena
+    reports them; the engine budgets its own time.
     """
 
     def __init__(self, limit: Limit, *, hash_mb: int = 64, name: str | None = None,
