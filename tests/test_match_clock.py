@@ -40,7 +40,8 @@ def test_a_clock_reads_seconds_and_an_optional_increment(text: str, seconds: flo
 
 @pytest.mark.parametrize(("text", "message"), [
     ("", "is not SECONDS"), ("abc", "is not SECONDS"), ("60+", "is not SECONDS"),
-    ("60+1+1", "is not SECONDS"), ("0", "above 0"), ("-5", "above 0"), ("nan", "above 0"),
+    ("60+1+1", "is not SECONDS"), ("1_0", "is not SECONDS"), ("\uff11", "is not SECONDS"),
+    ("\u0661\u0662+1", "is not SECONDS"), ("0", "above 0"), ("-5", "above 0"), ("nan", "above 0"),
     ("inf", "above 0"), ("100000", "at most 86400"), ("10+11", "increment must be 0 to 10"),
     ("10+-1", "increment must be 0 to 10"), ("10+nan", "increment must be 0 to 10"),
 ])

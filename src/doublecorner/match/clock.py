@@ -52,6 +52,8 @@ class GameClock:
         """
         seconds, plus, increment = text.strip().partition("+")
         try:
+            if not text.isascii() or "_" in text:  # float() reads Arabic digits, '1_0' too
+                raise ValueError(text)
             return cls(float(seconds), float(increment) if plus else 0.0)
         except ValueError:
             raise EngineError(f"clock {quoted(text)} is not SECONDS or SECONDS+INCREMENT "
