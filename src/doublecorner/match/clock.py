@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from doublecorner.color import Color
+from doublecorner.engine.limit import Limit
 from doublecorner.errors import EngineError, quoted
 
 # A clock longer than a day is a typing error, not a match.
@@ -76,3 +77,7 @@ class ClockReading:
     def own(self) -> float:
         """The time left to the side to move."""
         return self.black if self.turn is Color.BLACK else self.white
+
+    def limit(self) -> Limit:
+        """The mover's search limit: its time left (at least a millisecond) and the increment."""
+        return Limit(clock=max(self.own, 0.001), increment=self.increment)

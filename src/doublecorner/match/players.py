@@ -95,7 +95,7 @@ class EnginePlayer:
         if limit.clock is not None:
             if clock is None:
                 raise EngineError(f"{self.name} plays on a clock and was given none")
-            limit = Limit(clock=max(clock.own, 0.001), increment=clock.increment)
+            limit = clock.limit()
         result = self.engine.search(board.position(), limit,
                                     history=board.position_history(),
                                     halfmove_clock=board.halfmove_clock)
@@ -298,7 +298,7 @@ def clock_share_go(clock: ClockReading) -> GoCommand:
     >>> clock_share_go(ClockReading(90.0, 60.0, 1.0, Color.WHITE)).movetime
     2798
     """
-    seconds = budget(Limit(clock=max(clock.own, 0.001), increment=clock.increment)).hard or 0.001
+    seconds = budget(clock.limit()).hard or 0.001
     return GoCommand(movetime=max(1, round(seconds * 1000)))
 
 
