@@ -14,6 +14,7 @@ from typing import Any, NoReturn, TypeVar
 from doublecorner.board import Board
 from doublecorner.engine.search import DEFAULT_EVALUATION, EVALUATIONS
 from doublecorner.errors import quoted
+from doublecorner.text_numbers import plain_float
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 LOCAL_RAY = "local"  # what --ray without an ADDRESS stands for
@@ -48,9 +49,7 @@ def positive_float(text: str) -> float:
     argparse.ArgumentTypeError: expected a positive number of seconds, not '0'
     """
     try:
-        if not text.isascii() or "_" in text:  # float() reads Arabic digits, '1_0' too
-            raise ValueError(text)
-        value = float(text)
+        value = plain_float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected a number of seconds, not {quoted(text)}") from None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from doublecorner.color import Color
 from doublecorner.engine.limit import Limit
 from doublecorner.errors import EngineError, quoted
+from doublecorner.text_numbers import plain_float
 
 # A clock longer than a day is a typing error, not a match.
 MAX_CLOCK_SECONDS = 86_400.0
@@ -51,11 +52,9 @@ class GameClock:
 
         :raises EngineError: anything else, or numbers out of range.
         """
-        seconds, plus, increment = text.strip().partition("+")
+        seconds, plus, increment = text.partition("+")  # float() skips the spaces
         try:
-            if not text.isascii() or "_" in text:  # float() reads Arabic digits, '1_0' too
-                raise ValueError(text)
-            return cls(float(seconds), float(increment) if plus else 0.0)
+            return cls(plain_float(seconds), plain_float(increment) if plus else 0.0)
         except ValueError:
             raise EngineError(f"clock {quoted(text)} is not SECONDS or SECONDS+INCREMENT "
                               "(e.g. 60+0.5)") from None
