@@ -105,6 +105,8 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path,
         (["--book", str(tmp_path / "none.book")], "no opening book at"),
         (["--margin", "-1"], "expected 0 to 1000"),
         (["--drop-out", "x"], "expected a number 0 or more"),
+        (["--drop-out", "1_0"], "expected a number 0 or more, not '1_0'"),
+        (["--drop-out", "\u0661"], "expected a number 0 or more"),
         (["--nodes", "5", "--time", "1"], "not allowed with"),
     ]
     for argv, message in cases:

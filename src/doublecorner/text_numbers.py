@@ -7,7 +7,7 @@ def plain_float(text: str) -> float:
     """``float(text)`` for ASCII text without underscores.
 
     ``float()`` alone also reads Arabic and full-width digits and ``'1_0'``,
-    which no time or clock a user means is written in.
+    which no number a user types (a time, a clock, a weight) is written in.
 
     >>> plain_float(" 0.5 ")
     0.5

@@ -47,6 +47,7 @@ from doublecorner.db import GameDatabase, default_db_path
 from doublecorner.engine import Limit
 from doublecorner.errors import quoted
 from doublecorner.fen import STARTING_FEN
+from doublecorner.text_numbers import plain_float
 
 
 def add_parsers(commands: Any) -> None:
@@ -128,7 +129,7 @@ margin_type = whole_number(0, 1000, "expected 0 to 1000 hundredths of a man, not
 def drop_out_type(text: str) -> float:
     """An argparse type: a drop-out weight, 0 or more."""
     try:
-        value = float(text) if text.isascii() else -1.0
+        value = plain_float(text)
     except ValueError:
         value = -1.0
     if not 0 <= value < float("inf"):
