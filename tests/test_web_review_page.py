@@ -119,7 +119,7 @@ def test_a_finished_game_is_reviewed_with_a_chart_and_marks(page: Page, server: 
     assert [(mark.get_attribute("data-ply"), mark.text_content())
             for mark in marks(page).all()] == [("1", "?!"), ("3", "?"), ("7", "?")]
     expect(marks(page).first).to_have_attribute("aria-label", re.compile(
-        r"^Inaccuracy: the engine preferred \d+-\d+ \([+-]\d\.\d\d for Black\)$"))
+        r"^Inaccuracy: the engine preferred \d+-\d+ \(([+-]\d\.\d\d|0\.00) for Black\)$"))
     expect(page.get_by_test_id("review-button")).to_be_hidden()
     expect(page.get_by_test_id("review-status")).to_have_text(EN["review.done"])
     expect(page.get_by_test_id("review-summary").locator("li")).to_have_text([
