@@ -46,10 +46,10 @@ from doublecorner.diagram import board_diagram, square_numbers_diagram
 from doublecorner.engine import Engine, SearchResult
 from doublecorner.engine.levels import (
     DEFAULT_LEVEL,
-    DRAW_ACCEPT_MAX_SCORE,
     HUMAN_NAME,
     LEVEL_DEPTHS,
     Strength,
+    engine_accepts_draw,
 )
 from doublecorner.errors import DraughtsError, EngineError, quoted
 from doublecorner.fen import STARTING_FEN
@@ -482,7 +482,7 @@ class PlaySession:
             # The search sees the position from the human's side; the engine's view is
             # the opposite.
             engine_score = -self._search(use_book=False).score
-            if engine_score.value > DRAW_ACCEPT_MAX_SCORE:
+            if not engine_accepts_draw(self.board.position(), engine_score):
                 self._say(f"{self.engine_name} declines the draw (its score {engine_score})")
                 return
             self._say(f"{self.engine_name} accepts the draw (its score {engine_score})")

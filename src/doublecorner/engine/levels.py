@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from doublecorner.engine.limit import Limit
+from doublecorner.engine.score import Score
 from doublecorner.errors import EngineError
+from doublecorner.position import Position
 
 # Plies searched at each level. Fixed depths make a level play the same on any
 # machine; above depth 15 an opening move takes seconds (depth 20: half a minute).
@@ -18,7 +20,36 @@ DEFAULT_LEVEL = 6
 # The engine takes a draw unless it thinks it is ahead by more than this many
 # hundredths of a man: small evaluation noise should not make it refuse a dead draw.
 DRAW_ACCEPT_MAX_SCORE = 10
+# With kings alone on the board, as many for each side, no side can force a win
+# unless a shot is there, which the search scores as a piece won (a whole man or
+# more). Below this, the network's scores of such endings are noise (generation 5
+# gives a bare king each up to 0.38 without tables), so they are no reason to play on.
+EVEN_KINGS_DRAW_MAX_SCORE = 50
 HUMAN_NAME = "human"
+
+
+def engine_accepts_draw(position: Position, engine_score: Score) -> bool:
+    """Whether the engine takes a draw offered in ``position``, given its own score there.
+
+    ``engine_score`` is the search's score from the engine's side.
+
+    >>> from doublecorner.fen import STARTING_FEN
+    >>> engine_accepts_draw(Position.from_fen(STARTING_FEN), Score(5))
+    True
+    >>> kings_only = Position.from_fen("B:WK28:BK1")
+    >>> engine_accepts_draw(kings_only, Score(38)), engine_accepts_draw(kings_only, Score(120))
+    (True, False)
+    >>> engine_accepts_draw(Position.from_fen("B:WK28:B1"), Score(38))
+    False
+    >>> engine_accepts_draw(Position.from_fen("B:WK28,K32:BK1"), Score(38))
+    False
+    """
+    if engine_score.value <= DRAW_ACCEPT_MAX_SCORE:
+        return True
+    kings_only = position.kings == position.black | position.white
+    even = (position.black & position.kings).bit_count() == (
+        position.white & position.kings).bit_count()
+    return kings_only and even and engine_score.value <= EVEN_KINGS_DRAW_MAX_SCORE
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,10 +58,10 @@ from doublecorner.color import Color
 from doublecorner.engine import Score
 from doublecorner.engine.levels import (
     DEFAULT_LEVEL,
-    DRAW_ACCEPT_MAX_SCORE,
     HUMAN_NAME,
     LEVEL_DEPTHS,
     Strength,
+    engine_accepts_draw,
 )
 from doublecorner.errors import EngineError
 from doublecorner.fen import STARTING_FEN
@@ -910,7 +910,7 @@ class GameService:
             client=client)
         # The search scores the position for the side to move, here the human.
         engine_score = -found.score if board.turn is record.human else found.score
-        return engine_score.value <= DRAW_ACCEPT_MAX_SCORE
+        return engine_accepts_draw(board.position(), engine_score)
 
 
 def _new_clock(minutes: float, increment: float) -> Clock:
