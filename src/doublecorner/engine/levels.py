@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from doublecorner.egtb.material import Material
 from doublecorner.engine.limit import Limit
 from doublecorner.engine.score import Score
 from doublecorner.errors import EngineError
@@ -47,10 +48,9 @@ def engine_accepts_draw(position: Position, engine_score: Score) -> bool:
     """
     if engine_score.value <= DRAW_ACCEPT_MAX_SCORE:
         return True
-    kings_only = position.kings == position.black | position.white
-    even = (position.black & position.kings).bit_count() == (
-        position.white & position.kings).bit_count()
-    return kings_only and even and engine_score.value <= EVEN_KINGS_DRAW_MAX_SCORE
+    material = Material.of(position.black, position.white, position.kings)
+    even_kings = material.men == 0 and material.black_kings == material.white_kings
+    return even_kings and engine_score.value <= EVEN_KINGS_DRAW_MAX_SCORE
 
 
 @dataclass(frozen=True, slots=True)
