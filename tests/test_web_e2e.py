@@ -1101,13 +1101,16 @@ def test_the_page_in_irish_has_no_word_outside_the_catalogue(page: Page, server:
     play(page, 11, 15)
     expect(move_list(page)).to_have_count(2)
     expect(message).to_contain_text("D'imir an t-inneall")
-    expect(status).to_have_text("Dubh ar a sheal — do bheartsa")
+    # The engine's reply may leave Black a capture: the status then says the rule too.
+    expect(status).to_contain_text("Dubh ar a sheal — do bheartsa")
     check("a game against the engine")
     type_move(page, "22-18")
-    expect(message).to_contain_text("Beart neamhdhleathach 22-18. Bearta dleathacha: ")
+    expect(message).to_have_text(re.compile(  # "it must capture" when it must
+        r"^Beart neamhdhleathach 22-18(: is éigean gabháil)?\. Bearta dleathacha: "))
     check("an illegal move")
     square(page, 1).click()
-    expect(message).to_have_text("Níl beart ar bith ag an bpíosa sin.")
+    expect(message).to_have_text(re.compile(
+        r"^(Níl beart ar bith ag an bpíosa sin\.|Is éigean gabháil: [0-9x ,]+)$"))
     check("a piece that cannot move")
 
     page.get_by_test_id("resign").click()
@@ -1257,7 +1260,7 @@ def test_the_picker_changes_the_language_without_reloading(page: Page, server: s
     picker.select_option("ga")
     expect(page.locator("html")).to_have_attribute("lang", "ga")
     expect(page).to_have_title(GA["page.title"])
-    expect(page.get_by_test_id("status")).to_have_text("Dubh ar a sheal — do bheartsa")
+    expect(page.get_by_test_id("status")).to_contain_text("Dubh ar a sheal — do bheartsa")
     expect(page.get_by_test_id("message")).to_contain_text("D'imir an t-inneall")
     expect(page.get_by_test_id("new-game")).to_have_text("Cluiche nua")
     expect(square(page, 15)).to_have_attribute("aria-label", "cearnóg 15 (e5), fear dubh")
@@ -1266,9 +1269,9 @@ def test_the_picker_changes_the_language_without_reloading(page: Page, server: s
     assert foreign_words(page, GA) == []
 
     page.reload()  # the choice is kept
-    expect(page.get_by_test_id("status")).to_have_text("Dubh ar a sheal — do bheartsa")
+    expect(page.get_by_test_id("status")).to_contain_text("Dubh ar a sheal — do bheartsa")
     page.get_by_test_id("language").select_option("en")
-    expect(page.get_by_test_id("status")).to_have_text("Black to move — your move")
+    expect(page.get_by_test_id("status")).to_contain_text("Black to move — your move")
     expect(page).to_have_title(EN["page.title"])
 
 
