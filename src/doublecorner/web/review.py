@@ -95,7 +95,8 @@ class ReviewLimits:
     """How much reviewing the server does: time per position, in all, and reviews at once.
 
     ``depth``, if given, also stops each search at that depth (a fixed depth
-    gives the same scores as ``doublecorner analyse`` at that depth).
+    gives the scores of ``doublecorner analyse`` at that depth, but for what
+    the pool's engines keep in their hash tables from earlier searches).
 
     >>> ReviewLimits(seconds_per_position=0.5, total_seconds=20).limit(positions=80).time
     0.25
