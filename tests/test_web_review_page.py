@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from doublecorner.analysis.game import Judgement
+from doublecorner.pdn import nags
 from tests.test_web_e2e import (  # the module skips itself without a browser
     EN,
     GA,
@@ -57,7 +59,9 @@ uvicorn.run(create_app(sys.argv[1], games_db=sys.argv[3],
 # searches): tests/test_web_review.py checks them against the analysis package; here
 # the page must show the marks it was given, consistently.
 LINE = ("12-16", "24-20", "16-19", "23x16", "11-15", "16-12", "15-19", "27-23")
-JUDGEMENTS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}  # a mark's message key
+# A judgement's mark ("?!", "?", "??") and its name, the key of its message ("review.<name>").
+JUDGEMENTS = {nags.mark_of_nag(judgement.value): judgement.name.lower()
+              for judgement in Judgement}
 ANNOTATED = """[Event "Club"]
 [Black "Ann"]
 [White "Bob"]
