@@ -39,6 +39,7 @@ from tests.test_web_e2e import (  # the module skips itself without a browser
     play_line,
     square,
 )
+from tests.test_web_review import LINE
 
 # isort: split
 from playwright.sync_api import Browser, Locator, Page, Position, expect  # after the skip above
@@ -57,8 +58,7 @@ uvicorn.run(create_app(sys.argv[1], games_db=sys.argv[3],
 # Black plays badly: a review at depth 4 marks some of its moves. Which ones, and how,
 # is the network's judgement (and the pool's engines keep their tables between
 # searches): tests/test_web_review.py checks them against the analysis package; here
-# the page must show the marks it was given, consistently.
-LINE = ("12-16", "24-20", "16-19", "23x16", "11-15", "16-12", "15-19", "27-23")
+# the page must show the marks it was given, consistently. The line is that module's.
 # A judgement's mark ("?!", "?", "??") and its name, the key of its message ("review.<name>").
 JUDGEMENTS = {nags.mark_of_nag(judgement.value): judgement.name.lower()
               for judgement in Judgement}
