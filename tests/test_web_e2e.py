@@ -1025,25 +1025,40 @@ DATA = [re.compile(pattern) for pattern in (
 )]
 
 
-def _is_words_of(catalogue: dict[str, Any], text: str, names: set[str], depth: int = 0) -> bool:
-    """Whether ``text`` is data, a name as typed, or a message of ``catalogue`` whose
-    placeholders each hold such a text."""
-    text = text.strip()
-    if not text or text in names or any(pattern.fullmatch(text) for pattern in DATA):
-        return True
-    if depth > 3:
-        return False
-    templates = (form for message in catalogue.values()
-                 for form in (message.values() if isinstance(message, dict) else [message]))
-    return any(_fills(template, text, lambda part: _is_words_of(catalogue, part, names, depth + 1))
-               for template in templates)
+_PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
-def _fills(template: str, text: str, fits: Any) -> bool:
-    """Whether ``text`` is ``template`` with each placeholder replaced by a text that ``fits``."""
-    literals = re.split(r"\{\w+\}", template)
-    if len(literals) == 1:
-        return text == template
+class _CatalogueWords:
+    """Whether a text is data, a name as typed, or a message of the catalogue whose
+    placeholders each hold such a text. Answers are remembered: placeholders nest, and
+    without the memory one page's check tried every template at every split for minutes."""
+
+    def __init__(self, catalogue: dict[str, Any], names: set[str]) -> None:
+        forms = [form for message in catalogue.values()
+                 for form in (message.values() if isinstance(message, dict) else [message])]
+        self.whole = {form for form in forms if not _PLACEHOLDER.search(form)}
+        self.templates = [_PLACEHOLDER.split(form) for form in forms if _PLACEHOLDER.search(form)]
+        self.names = names
+        self.known: dict[tuple[str, int], bool] = {}
+
+    def fit(self, text: str, depth: int = 0) -> bool:
+        text = text.strip()
+        if (text, depth) not in self.known:
+            self.known[text, depth] = self._fit(text, depth)
+        return self.known[text, depth]
+
+    def _fit(self, text: str, depth: int) -> bool:
+        if not text or text in self.names or text in self.whole \
+                or any(pattern.fullmatch(text) for pattern in DATA):
+            return True
+        return depth <= 3 and any(
+            _fills(literals, text, lambda part: self.fit(part, depth + 1))
+            for literals in self.templates)
+
+
+def _fills(literals: list[str], text: str, fits: Any) -> bool:
+    """Whether ``text`` is the template split into ``literals`` at its placeholders, each
+    placeholder replaced by a text that ``fits``."""
     if not text.startswith(literals[0]) or not text.endswith(literals[-1]):
         return False
 
@@ -1064,9 +1079,8 @@ def _fills(template: str, text: str, fits: Any) -> bool:
 def foreign_words(page: Page, catalogue: dict[str, Any]) -> list[tuple[str, str]]:
     """The texts of the page that are neither the catalogue's messages nor data."""
     read = page.evaluate(READ_TEXTS)
-    names = set(read["names"])
-    return [(where, text) for where, text in read["texts"]
-            if not _is_words_of(catalogue, text, names)]
+    words = _CatalogueWords(catalogue, set(read["names"]))
+    return [(where, text) for where, text in read["texts"] if not words.fit(text)]
 
 
 def start_game(page: Page, mode: str, **fields: str) -> None:
