@@ -1048,12 +1048,11 @@ class _CatalogueWords:
         return self.known[text, depth]
 
     def _fit(self, text: str, depth: int) -> bool:
-        if not text or text in self.names or text in self.whole \
-                or any(pattern.fullmatch(text) for pattern in DATA):
+        if not text or text in self.names or any(pattern.fullmatch(text) for pattern in DATA):
             return True
-        return depth <= 3 and any(
+        return depth <= 3 and (text in self.whole or any(
             _fills(literals, text, lambda part: self.fit(part, depth + 1))
-            for literals in self.templates)
+            for literals in self.templates))
 
 
 def _fills(literals: list[str], text: str, fits: Any) -> bool:
