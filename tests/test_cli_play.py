@@ -201,7 +201,8 @@ def test_draw_accepted_with_even_kings_alone(monkeypatch: pytest.MonkeyPatch,
     # Without tables (the data_dir fixture leaves none) generation 8 gives White 0.23 and 0.35
     # here at level 6, over the 0.10 line of an ordinary position; kings alone, as many
     # each, are a draw. (Another network may score these lower: then pick positions it
-    # scores above 0.10, or this test no longer tests the kings' own line.)
+    # scores above 0.10, or this test no longer tests the kings' own line:
+    # bench/kings_scan.py prints these scores for a network.)
     _, out, _ = play(monkeypatch, capsys, "draw\n", "--fen", fen, "--level", "6")
     score = re.search(r"accepts the draw \(its score \+(\d+\.\d\d)\)", out)
     assert score is not None and 0.10 < float(score.group(1)) <= 0.50

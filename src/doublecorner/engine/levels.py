@@ -25,8 +25,8 @@ DRAW_ACCEPT_MAX_SCORE = 10
 # unless a shot is there, which the search scores as a piece won (a whole man or
 # more). Below this, the network's scores of such endings are noise, no reason to
 # play on: without tables, at depth 8, generation 8 scores most positions of a bare
-# king each within half a man (but 104 of the 1,984, shots aside, beyond it); the
-# tables know them.
+# king each within half a man (but 104 of the 1,984, shots aside, beyond it:
+# `python bench/kings_scan.py` counts them for a network); the tables know them.
 EVEN_KINGS_DRAW_MAX_SCORE = 50
 HUMAN_NAME = "human"
 

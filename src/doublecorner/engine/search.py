@@ -32,6 +32,7 @@ from doublecorner.engine.timeman import budget
 from doublecorner.engine.tt import TranspositionTable
 from doublecorner.engine.weights import Weights
 from doublecorner.errors import EngineError, TableError
+from doublecorner.kernel.evalcache import EVAL_CACHE_ENTRIES
 from doublecorner.kernel.evaluate import FEATURE_COUNT, evaluate, evaluation_features
 from doublecorner.kernel.hashing import zobrist_key
 from doublecorner.kernel.movegen import count_moves, generate_moves
@@ -161,6 +162,9 @@ class Engine:
                          else np.zeros(Q_PARAMETERS, np.float32))
         self._accumulators = np.zeros((MAX_PLY + 1, 2, HIDDEN), np.float32)
         self._network_scratch = np.zeros(SCRATCH, np.float32)
+        # The network's scores of positions already met: valid for this engine's
+        # whole life, as its network never changes.
+        self._eval_cache = np.zeros(EVAL_CACHE_ENTRIES, np.int64)
         self.weights = weights or Weights.default()
         self.tables = resolve_tables(tables)
         self.book = book
@@ -373,7 +377,8 @@ class Engine:
                                       self._table.table, self._killers, self._history, self._pv,
                                       self._pv_length, self._weights, self._scratch,
                                       self._network, self._accumulators,
-                                      self._network_scratch, self._control,
+                                      self._network_scratch, self._eval_cache,
+                                      self._control,
                                       *self._table_arrays))
             if self._control[C_ABORTED]:
                 return value

@@ -7,7 +7,8 @@ board), an extension for forced moves
 (a position with one legal move costs no depth) and a capture quiescence
 (below depth 0 the search goes on while the side to move must capture; a quiet
 position is scored by :func:`.evaluate.evaluate`, with no stand-pat when a
-capture is compulsory). Draws by repetition and by the 40-move rule are scored
+capture is compulsory; the network's scores are cached by position,
+:mod:`.evalcache`). Draws by repetition and by the 40-move rule are scored
 0 inside the tree; a side with no legal move at ply ``p`` scores
 ``-(MATE - p)``, so a win in fewer plies scores higher.
 
@@ -29,6 +30,7 @@ from doublecorner.kernel.bitops import bit_index, popcount
 from doublecorner.kernel.bits import FULL
 from doublecorner.kernel.egtb_index import egtb_value
 from doublecorner.kernel.encoding import JUMP_COUNT_SHIFT
+from doublecorner.kernel.evalcache import MISSING, eval_cache_probe, eval_cache_store
 from doublecorner.kernel.evaluate import evaluate
 from doublecorner.kernel.hashing import WHITE_TO_MOVE, ZOBRIST_PIECES
 from doublecorner.kernel.movegen import _count_moves_for, _generate_at, has_captures
@@ -163,17 +165,27 @@ def _catch_up_accumulators(frames: np.ndarray, network: np.ndarray, accumulators
 @kernel_inline
 def _leaf_score(frames: np.ndarray, ply: int, accumulated: int, weights: np.ndarray,
                 scratch: np.ndarray, network: np.ndarray, accumulators: np.ndarray,
-                network_scratch: np.ndarray, use_network: bool) -> tuple[int, int]:
+                network_scratch: np.ndarray, eval_cache: np.ndarray,
+                use_network: bool) -> tuple[int, int]:
     """The static score of the node at ``ply`` (``-(MATE - ply)`` if its mover has no
-    move), and how far the accumulators are now up to date."""
+    move), and how far the accumulators are now up to date.
+
+    The network's scores are kept in ``eval_cache`` (:mod:`.evalcache`).
+    """
     black, white, kings = frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS]
     turn = frames[ply, F_TURN]
     if use_network:
         if not _can_move(black, white, kings, turn):
             return -(MATE - ply), accumulated
+        key = frames[ply, F_KEY]
+        cached = eval_cache_probe(eval_cache, key)
+        if cached != MISSING:
+            return cached, accumulated
         _catch_up_accumulators(frames, network, accumulators, accumulated, ply)
-        return evaluate_network(black, white, kings, turn, network, accumulators, ply,
-                                network_scratch), ply
+        score = evaluate_network(black, white, kings, turn, network, accumulators, ply,
+                                 network_scratch)
+        eval_cache_store(eval_cache, key, score)
+        return score, ply
     value = evaluate(black, white, kings, turn, weights, scratch)
     return (-(MATE - ply) if value == -MATE else value), accumulated
 
@@ -217,8 +229,9 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                   game_keys: np.ndarray, tt: np.ndarray, killers: np.ndarray,
                   history: np.ndarray, pv: np.ndarray, pv_length: np.ndarray,
                   weights: np.ndarray, scratch: np.ndarray, network: np.ndarray,
-                  accumulators: np.ndarray, network_scratch: np.ndarray, control: np.ndarray,
-                  table_offsets: np.ndarray, table_packed: np.ndarray) -> int:
+                  accumulators: np.ndarray, network_scratch: np.ndarray,
+                  eval_cache: np.ndarray, control: np.ndarray, table_offsets: np.ndarray,
+                  table_packed: np.ndarray) -> int:
     """Search the root in ``frames[0]`` to ``frames[0, F_DEPTH]`` within its window.
 
     The root frame holds the position, its Zobrist key, 40-move clock, alpha,
@@ -238,7 +251,9 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
     ``control[C_EVALUATION]`` set to :data:`EVALUATION_NETWORK`, by the
     network in ``network`` (see :mod:`.network`), whose accumulators for the
     line are kept in ``accumulators[ply]``, brought up to date along the line
-    only when a leaf is scored (:func:`_catch_up_accumulators`).
+    only when a leaf is scored (:func:`_catch_up_accumulators`), and whose
+    scores are kept in ``eval_cache`` (:mod:`.evalcache`) for the positions
+    that come back.
     """
     nodes = control[C_NODES]
     node_limit = control[C_NODE_LIMIT]
@@ -292,7 +307,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                                                                         turn)):
                 value, accumulated = _leaf_score(frames, ply, accumulated, weights, scratch,
                                                  network, accumulators, network_scratch,
-                                                 use_network)
+                                                 eval_cache, use_network)
                 continue
             tt_move = -1
             slot = tt_find(tt, key ^ clock_key(clock), bucket_mask)
@@ -321,7 +336,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                     and not has_captures(black, white, kings, 1 - turn)):
                 static, accumulated = _leaf_score(frames, ply, accumulated, weights, scratch,
                                                   network, accumulators, network_scratch,
-                                                  use_network)
+                                                  eval_cache, use_network)
                 if static - RFP_MARGIN * depth >= beta:
                     value = static - RFP_MARGIN * depth
                     continue
@@ -331,7 +346,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                 control[C_OVERFLOWS] += 1
                 value, accumulated = _leaf_score(frames, ply, accumulated, weights, scratch,
                                                  network, accumulators, network_scratch,
-                                                 use_network)
+                                                 eval_cache, use_network)
                 continue
             if end == start:
                 value = -(MATE - ply)
