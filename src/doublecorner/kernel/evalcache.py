@@ -8,9 +8,10 @@ network's score depends on the position alone (the pieces and the side to
 move), so it can be reused whenever the position comes back; a hit also saves
 bringing the first layer's accumulators up to date along the line.
 
-Each entry is one int64: the key's high bits, which the slot's index does not
-already hold, above the score offset into 16 bits. An empty slot (0) matches
-no key: every stored entry has its score bits above 0.
+Each entry is one int64: the position's key with its low 16 bits (which the
+slot's index already fixes) replaced by the score plus an offset, so a probe
+checks the whole key. An empty slot (0) matches no key: every stored entry
+has its score bits above 0.
 """
 
 from __future__ import annotations
