@@ -23,7 +23,7 @@ import time
 
 from doublecorner import Position
 from doublecorner.engine import Engine, Limit
-from doublecorner.engine.levels import EVEN_KINGS_DRAW_MAX_SCORE, LEVEL_DEPTHS
+from doublecorner.engine.levels import EVEN_KINGS_DRAW_MAX_SCORE, Strength
 
 PLAY_TEST_POSITIONS = ("B:WK24:BK5", "B:WK2:BK17", "B:WK4:BK20")
 PLAY_TEST_LEVEL = 6
@@ -58,12 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"depth {arguments.depth}: {beyond} of the {len(fens):,} bare-king positions "
           f"scored beyond {EVEN_KINGS_DRAW_MAX_SCORE / 100:.2f} without a proven result "
           f"({decided} proven: a king takes the other)")
-    play_depth = LEVEL_DEPTHS[PLAY_TEST_LEVEL - 1]
+    strength = Strength.from_level(PLAY_TEST_LEVEL)  # as `doublecorner play --level` searches
     for fen in PLAY_TEST_POSITIONS:
         engine.new_game()
-        score = engine.search(Position.from_fen(fen), Limit(depth=play_depth)).score
+        score = engine.search(Position.from_fen(fen), strength.limit).score
         # The test's engine plays White, Black to move: its score is the search's, negated.
-        print(f"{fen}: {-score} for White at level {PLAY_TEST_LEVEL} (depth {play_depth})")
+        print(f"{fen}: {-score} for White at {strength.name} (depth {strength.limit.depth})")
     return 0
 
 
