@@ -121,7 +121,11 @@ def test_two_accounts_play_a_rated_game_from_the_lobby_watched_then_a_rematch(
         for page in (ann, bob, eve):
             expect(page.get_by_test_id("spectators")).to_have_text("Watching: 1")
         for ply, move in enumerate(LINE):
-            play_line(bob if ply % 2 else ann, move)
+            mover = bob if ply % 2 else ann
+            # The other's last move must have reached the mover's page before it counts
+            # the list: play_line expects exactly one more move after its own.
+            expect(move_list(mover)).to_have_count(ply)
+            play_line(mover, move)
         expect(move_list(eve)).to_have_text(LINE)
         expect(eve.get_by_test_id("resign")).to_be_disabled()  # she only watches
         expect(bob.get_by_test_id("takeback")).to_be_hidden()  # a rated game: no takebacks
