@@ -28,7 +28,7 @@ from doublecorner.egtb.probe import Value
 from doublecorner.engine.limit import MAX_DEPTH, Limit
 from doublecorner.engine.network import Network, load_network
 from doublecorner.engine.score import Score
-from doublecorner.engine.timeman import budget
+from doublecorner.engine.timeman import SCORE_FALL, TimeStretch, budget
 from doublecorner.engine.tt import TranspositionTable
 from doublecorner.engine.weights import Weights
 from doublecorner.errors import EngineError, TableError
@@ -311,9 +311,9 @@ class Engine:
             control[C_STOP] = 1
         self._killers.fill(0)
         self._history >>= 1
-        times = budget(limit)
+        times = TimeStretch(budget(limit))
         finished = threading.Event()
-        watcher = threading.Thread(target=self._watch, args=(started, times.hard, stop, finished),
+        watcher = threading.Thread(target=self._watch, args=(started, times, stop, finished),
                                    daemon=True)
         watcher.start()
 
@@ -334,6 +334,10 @@ class Engine:
                     # pruned it away (reductions, table replacement), not refuted it.
                     found = SearchResult(best.move, best.score, depth, found.seldepth,
                                          found.nodes, found.seconds, best.pv)
+                if best is not None:
+                    times.after_iteration(
+                        move_changed=found.move != best.move,
+                        score_fell=found.score.value <= best.score.value - SCORE_FALL)
                 best = found
                 if on_info is not None:
                     on_info(best)
@@ -449,13 +453,14 @@ class Engine:
         move = probe.best_moves[0]
         return SearchResult(move, score, 0, 0, 0, time.monotonic() - started, (move,), 1)
 
-    def _watch(self, started: float, hard: float | None, stop: threading.Event | None,
+    def _watch(self, started: float, times: TimeStretch, stop: threading.Event | None,
                finished: threading.Event) -> None:
-        """Raise the kernel's stop flag at the deadline, or when asked to stop."""
-        deadline = None if hard is None else started + hard
+        """Raise the kernel's stop flag at the deadline (``times.hard``, which the search
+        may move), or when asked to stop."""
         while not finished.wait(WATCH_INTERVAL):
+            hard = times.hard
             if (self._stop_requested.is_set() or (stop is not None and stop.is_set())
-                    or (deadline is not None and time.monotonic() >= deadline)):
+                    or (hard is not None and time.monotonic() >= started + hard)):
                 self._control[C_STOP] = 1
                 return
 
