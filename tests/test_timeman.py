@@ -28,7 +28,7 @@ def test_a_stretched_search_stays_within_a_third_of_the_clock(
         stretch.after_iteration(move_changed=move_changed, score_fell=score_fell)
         assert stretch.soft is not None and stretch.hard is not None
         assert stretch.soft <= stretch.hard <= times.ceiling <= third + 1e-6
-        assert stretch.hard <= MAX_STRETCH * times.hard + 1e-6
+        assert stretch.hard <= MAX_STRETCH * times.hard + 1e-5  # both rounded to 1e-6 s
         assert stretch.hard >= times.hard  # the planned share is never cut short
 
 

@@ -115,8 +115,8 @@ class TimeStretch:
 
     @property
     def soft(self) -> float | None:
-        soft, hard, ceiling = self._times.soft, self._times.hard, self._times.ceiling
-        if soft is None or hard is None or ceiling is None:
+        soft, ceiling = self._times.soft, self._times.ceiling
+        if soft is None or ceiling is None:
             return soft
         return min(soft * self._factor, ceiling * ITERATION_START_SHARE)
 
