@@ -28,7 +28,7 @@ from doublecorner.egtb.probe import Value
 from doublecorner.engine.limit import MAX_DEPTH, Limit
 from doublecorner.engine.network import Network, load_network
 from doublecorner.engine.score import Score
-from doublecorner.engine.timeman import SCORE_FALL, TimeStretch, budget
+from doublecorner.engine.timeman import TimeStretch, budget
 from doublecorner.engine.tt import TranspositionTable
 from doublecorner.engine.weights import Weights
 from doublecorner.errors import EngineError, TableError
@@ -335,9 +335,8 @@ class Engine:
                     found = SearchResult(best.move, best.score, depth, found.seldepth,
                                          found.nodes, found.seconds, best.pv)
                 if best is not None:
-                    times.after_iteration(
-                        move_changed=found.move != best.move,
-                        score_fell=found.score.value <= best.score.value - SCORE_FALL)
+                    times.after_iteration(move_changed=found.move != best.move,
+                                          score_change=found.score.value - best.score.value)
                 best = found
                 if on_info is not None:
                     on_info(best)

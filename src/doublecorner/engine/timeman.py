@@ -91,11 +91,11 @@ class TimeStretch:
     >>> stretch = TimeStretch(budget(Limit(clock=60)))
     >>> stretch.soft, stretch.hard
     (1.199, 1.998333)
-    >>> stretch.after_iteration(move_changed=True, score_fell=False)
+    >>> stretch.after_iteration(move_changed=True, score_change=0)
     >>> round(stretch.soft, 3), round(stretch.hard, 3)
     (1.918, 3.197)
     >>> for _ in range(4):
-    ...     stretch.after_iteration(move_changed=False, score_fell=False)
+    ...     stretch.after_iteration(move_changed=False, score_change=0)
     >>> round(stretch.soft, 3), round(stretch.hard, 3)
     (0.719, 1.998)
     """
@@ -105,10 +105,11 @@ class TimeStretch:
         self._factor = 1.0
         self._held = 0
 
-    def after_iteration(self, *, move_changed: bool, score_fell: bool) -> None:
-        """Note how the last iteration went: its best move changed, its score fell."""
+    def after_iteration(self, *, move_changed: bool, score_change: int) -> None:
+        """Note how the last iteration went: whether its best move changed, and how its
+        score moved from the iteration before (for the side to move)."""
         self._held = 0 if move_changed else self._held + 1
-        if move_changed or score_fell:
+        if move_changed or score_change <= -SCORE_FALL:
             self._factor = max(1.0, self._factor) * STRETCH_UNSETTLED
         elif self._held >= SETTLED_ITERATIONS:
             self._factor = SHRINK_SETTLED
