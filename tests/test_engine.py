@@ -78,6 +78,28 @@ def test_the_first_position_with_black_to_move_is_no_win_for_either_side() -> No
     assert str(result.move) in {"28-24", "28-32"}  # 12-16 loses
 
 
+def test_a_threat_at_the_horizon_is_searched_a_move_further() -> None:
+    # 18-23 leaves White a position where Black threatens a jump White cannot meet. At
+    # depth 1 the leaf after it is quiet for White, and scored as it stands the search
+    # would prefer 17-21 (+0.78 with the linear evaluation); the threat extension
+    # searches White's replies and Black's jump, as a depth-9 search sees it.
+    engine = Engine(tables=None, evaluation="linear")
+    position = Position.from_fen("B:W26,5,19,11:B27,17,18,13,14")
+    shallow = engine.search(position, Limit(depth=1))
+    deep = engine.search(position, Limit(depth=9))
+    assert str(shallow.move) == str(deep.move) == "18-23"
+    assert shallow.score.value > 200 and abs(shallow.score.value - deep.score.value) < 100
+    assert shallow.seldepth > 1
+
+
+def test_no_threat_extension_in_the_endings() -> None:
+    # Four pieces: 28-32 crowns a king that threatens 32x23, yet a depth-1 search stops
+    # at its leaves (kings threaten at every move in the endings; see THREAT_MORE_PIECES_THAN).
+    result = Engine(tables=None, evaluation="linear").search(Position.from_fen("B:W7,27:B13,28"),
+                                                             Limit(depth=1))
+    assert result.seldepth == 1
+
+
 # -- draws inside the search ------------------------------------------------------------------
 
 
