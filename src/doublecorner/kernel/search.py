@@ -311,16 +311,17 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                         table_hits += 1
                         value = 0 if known == 0 else known * (TABLE_WIN - ply)
                         continue
+            quiet_leaf = depth <= 0 and not has_captures(black, white, kings, turn)
             # A threat: a quiet leaf whose opponent could jump if it were its move is
             # searched one move further (a shot the static score cannot see), while the
             # line is at most THREAT_PLIES past the root's depth and the middlegame lasts.
-            if (depth == 0 and ply > 0 and ply < frames[0, F_DEPTH] + THREAT_PLIES
+            if (quiet_leaf and depth == 0 and ply > 0
+                    and ply < frames[0, F_DEPTH] + THREAT_PLIES
                     and popcount(black | white) > THREAT_MORE_PIECES_THAN
-                    and not has_captures(black, white, kings, turn)
                     and has_captures(black, white, kings, 1 - turn)):
                 depth = 1
-            if ply >= MAX_PLY - 1 or (depth <= 0 and not has_captures(black, white, kings,
-                                                                        turn)):
+                quiet_leaf = False
+            if ply >= MAX_PLY - 1 or quiet_leaf:
                 value, accumulated = _leaf_score(frames, ply, accumulated, weights, scratch,
                                                  network, accumulators, network_scratch,
                                                  eval_cache, use_network)
