@@ -29,6 +29,7 @@ from doublecorner.train.dataset import (
     table_distances,
     targets,
 )
+from doublecorner.train.deep import deep_path, read_deep
 from doublecorner.train.fit import (
     FitConfig,
     fit,
@@ -348,11 +349,17 @@ def test_a_fresh_clone_fits_the_next_generation_from_the_committed_games(
             assert sum(1 for _ in read_records(path)) > 0, path
     monkeypatch.chdir(REPOSITORY)
     firsts = [str(records_paths(folder)[0].relative_to(REPOSITORY)) for folder in folders]
+    deep = ["--deep", "data/deep"] if (REPOSITORY / "data" / "deep").is_dir() else []
     provenance = fit_provenance([*firsts, "--out", str(tmp_path / "next.dcnn"),
-                                 "--epochs", "1", "--validation", "0.5"], capsys)
+                                 "--epochs", "1", "--validation", "0.5", *deep], capsys)
     assert [name for name, _ in provenance["data"]["records"]] == firsts
     assert provenance["generation"] >= 1
     assert machine_paths(provenance) == []
+    # The committed deep scores still belong to the committed games (digests checked).
+    kept = [deep_path(REPOSITORY / "data" / "deep", Path(first)) for first in firsts]
+    expected = sum(len(scores) for path in kept if path.exists()
+                   for scores in read_deep(path)[1].values())
+    assert provenance["data"]["deep_scores"]["positions"] == expected
 
 
 @pytest.mark.parametrize(("argv", "message"), [

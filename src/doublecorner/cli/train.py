@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from doublecorner.train.fit import EpochReport
 
 def add_parsers(commands: Any) -> None:
-    """Register ``train selfplay``, ``train fit``, ``train info`` and ``train export``."""
+    """Register ``train selfplay``, ``fit``, ``deepen``, ``starts``, ``info`` and ``export``."""
     train = commands.add_parser(
         "train", help="train the neural evaluation: self-play, fit, info, export",
         description="The pipeline that made the shipped network: play games with the engine, "
@@ -104,7 +104,42 @@ def add_parsers(commands: Any) -> None:
                           "(default: 0); needs --egtb")
     _add_tables_option(fit, "the endgame tables (up to 6 pieces, as many as DIR holds) that "
                             "label the positions they hold and give the distances")
+    fit.add_argument("--deep", type=Path, metavar="DIR",
+                     help="take the deep scores kept in DIR ('train deepen') instead of the "
+                          "records' own where there are any")
+    fit.add_argument("--deep-repeat", type=whole_number(1, 100, "expected 1 to 100 times, "
+                                                                "not {value}"),
+                     default=1, metavar="R",
+                     help="train on each position with a deep score R times an epoch "
+                          "(default: 1); needs --deep")
     fit.set_defaults(run=_fit)
+
+    deepen = actions.add_parser(
+        "deepen", help="search positions of records again, deeper, for better labels",
+        description="Quiet positions of the records with a given number of pieces (every "
+                    "K-th ply of each game) are searched again at a larger node budget; "
+                    "the scores are kept in OUT/FOLDER/deep-KKKKK.txt.xz, one file for "
+                    "each records file, for 'train fit --deep OUT'. A run skips the files "
+                    "already there, so an interrupted run resumes.")
+    deepen.add_argument("data", type=Path, nargs="+", metavar="DATA",
+                        help="folders of records files (games-*.txt.xz), or records files")
+    deepen.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="folder of the deep scores (made if it is not there)")
+    deepen.add_argument("--nodes", type=positive_int, default=200_000, metavar="N",
+                        help="nodes searched per position (default: 200000)")
+    deepen.add_argument("--pieces", type=_piece_range, default=(8, 14), metavar="A-B",
+                        help="pieces on the board, both sides together (default: 8-14)")
+    deepen.add_argument("--every", type=whole_number(1, 1000, "expected 1 to 1000 plies, "
+                                                             "not {value}"),
+                        default=4, metavar="K",
+                        help="search every K-th ply of a game (default: 4)")
+    deepen.add_argument("--files", type=positive_int, metavar="N",
+                        help="write at most N files in this run")
+    add_evaluation_options(deepen)
+    _add_tables_option(deepen, "endgame tables (up to 5 pieces) to search with")
+    deepen.add_argument("--jobs", type=positive_int, default=1, metavar="K",
+                        help="processes searching side by side (default: 1)")
+    deepen.set_defaults(run=_deepen)
 
     starts = actions.add_parser(
         "starts", help="draw self-play start positions from the middlegames of records",
@@ -231,17 +266,9 @@ def _rate(text: str) -> float:
 def _selfplay(arguments: argparse.Namespace) -> int:
     from doublecorner.train.selfplay import SelfPlayConfig, run_selfplay
 
-    evaluation_from_arguments(arguments)  # --network only with --eval nn
     check_directory_option(arguments.out, "--out")  # a file, or under a missing folder
+    network, generation = _playing_network(arguments)
     egtb_dir = _tables_folder(arguments.egtb)
-    network, generation = None, 0
-    if arguments.evaluation == "nn":
-        from doublecorner.engine.network import load_network
-
-        # A bad file fails here, not in a worker; its generation is recorded in the records.
-        generation = int(load_network(arguments.network).provenance.get("generation", 0))
-        if arguments.network is not None:
-            network = str(Path(arguments.network).resolve())
     address = ray_address(arguments) if arguments.ray is not None else None
     config = SelfPlayConfig(nodes=arguments.nodes, evaluation=arguments.evaluation,
                             network=network, network_generation=generation,
@@ -275,6 +302,62 @@ def _selfplay(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _playing_network(arguments: argparse.Namespace) -> tuple[str | None, int]:
+    """``--network`` as an absolute path the workers can open (None: the shipped one) and
+    the generation of the network that searches (0: the linear evaluation).
+
+    :raises UsageError: ``--network`` with ``--eval linear``.
+    """
+    evaluation_from_arguments(arguments)  # --network only with --eval nn
+    if arguments.evaluation != "nn":
+        return None, 0
+    from doublecorner.engine.network import load_network
+
+    # A bad file fails here, not in a worker; its generation is recorded with the results.
+    generation = int(load_network(arguments.network).provenance.get("generation", 0))
+    network = None if arguments.network is None else str(Path(arguments.network).resolve())
+    return network, generation
+
+
+def _deep_folder(folder: Path | None) -> Path | None:
+    if folder is not None and not folder.is_dir():
+        raise UsageError(f"--deep {folder}: no such folder")
+    return folder
+
+
+def _deepen(arguments: argparse.Namespace) -> int:
+    from doublecorner.train.deep import DeepConfig, missing_files, run_deepen
+
+    _check_data(arguments.data)
+    check_directory_option(arguments.out, "--out")
+    network, generation = _playing_network(arguments)
+    low, high = arguments.pieces
+    egtb_dir = _tables_folder(arguments.egtb)
+    config = DeepConfig(nodes=arguments.nodes, min_pieces=low, max_pieces=high,
+                        every=arguments.every, evaluation=arguments.evaluation,
+                        network=network, network_generation=generation,
+                        egtb_dir=None if egtb_dir is None else str(egtb_dir))
+    todo = len(missing_files(arguments.data, arguments.out)[:arguments.files])
+    bar = ProgressBar("deepen")
+    counts = {"files": 0, "positions": 0}
+
+    def on_file(report: Any) -> None:
+        counts["files"] += 1
+        counts["positions"] += report.positions
+        bar(counts["files"], todo, f"{counts['positions']:,} positions")
+
+    started = time.monotonic()
+    try:
+        run_deepen(arguments.data, arguments.out, config, jobs=arguments.jobs,
+                   limit=arguments.files, on_file=on_file)
+    finally:
+        bar.close()
+    print(f"{counts['files']} deep scores files written: {counts['positions']:,} positions "
+          f"searched at {arguments.nodes:,} nodes ({time.monotonic() - started:.0f} s) "
+          f"in {arguments.out}")
+    return EXIT_OK
+
+
 def _missing(directory: Path, games: int, per_shard: int) -> list[int]:
     from doublecorner.train.selfplay import missing_shards
 
@@ -290,12 +373,15 @@ def _fit(arguments: argparse.Namespace) -> int:
     egtb_dir = _tables_folder(arguments.egtb)
     if arguments.distance_step > 0 and egtb_dir is None:
         raise UsageError("--distance-step needs the endgame tables: add --egtb [DIR]")
+    if arguments.deep_repeat > 1 and arguments.deep is None:
+        raise UsageError("--deep-repeat needs the deep scores: add --deep DIR")
     request = FitRequest(data=tuple(arguments.data), out=arguments.out, start=arguments.start,
                          result_weight=arguments.result_weight, epochs=arguments.epochs,
                          batch_size=arguments.batch_size, learning_rate=arguments.learning_rate,
                          patience=arguments.patience, validation=arguments.validation,
                          seed=arguments.seed, distance_step=arguments.distance_step,
-                         egtb_dir=egtb_dir)
+                         egtb_dir=egtb_dir, deep_root=_deep_folder(arguments.deep),
+                         deep_repeat=arguments.deep_repeat)
     bar = ProgressBar("fit")
     reading = ProgressBar("read")
 

@@ -46,7 +46,8 @@ class Dataset:
 
     ``own``/``theirs``/``kings`` are bitboards turned so that the side to move
     is Black; ``bucket`` picks the layer set; ``game`` says which game a
-    position came from (the validation split keeps games whole).
+    position came from (the validation split keeps games whole); ``deep`` marks
+    the positions whose target took a deep search's score (:mod:`.deep`).
     """
 
     own: np.ndarray
@@ -55,13 +56,14 @@ class Dataset:
     bucket: np.ndarray
     target: np.ndarray
     game: np.ndarray
+    deep: np.ndarray
 
     def __len__(self) -> int:
         return len(self.target)
 
     def subset(self, rows: np.ndarray) -> Dataset:
         return Dataset(self.own[rows], self.theirs[rows], self.kings[rows], self.bucket[rows],
-                       self.target[rows], self.game[rows])
+                       self.target[rows], self.game[rows], self.deep[rows])
 
     def inputs(self, rows: np.ndarray | slice) -> np.ndarray:
         """The 0/1 input matrix (float32, ``len(rows)`` x :data:`INPUTS`) of some rows."""
@@ -185,7 +187,17 @@ def build_dataset(columns: dict[str, np.ndarray], *, result_weight: float = 0.5,
     return Dataset(own, theirs, kings, piece_buckets(own, theirs),
                    targets(picked, result_weight=result_weight, distances=distances,
                            distance_step=distance_step),
-                   picked["game"].astype(np.int64))
+                   picked["game"].astype(np.int64), picked["deep"].astype(bool))
+
+
+def repeat_deep(dataset: Dataset, repeats: int) -> Dataset:
+    """``dataset`` with each position that has a deep score ``repeats`` times (in place of
+    once): the fit then weighs those labels, from searches that saw further, that much more."""
+    if repeats <= 1:
+        return dataset
+    deep = np.flatnonzero(dataset.deep)
+    return dataset.subset(np.concatenate([np.arange(len(dataset)),
+                                          np.repeat(deep, repeats - 1)]))
 
 
 def split_by_game(dataset: Dataset, *, validation_share: float,

@@ -22,7 +22,13 @@ import numpy as np
 
 from doublecorner.engine.network import Network, load_network
 from doublecorner.errors import EngineError, TableError
-from doublecorner.train.dataset import DISTANCE_CAP, build_dataset, split_by_game
+from doublecorner.train.dataset import (
+    DISTANCE_CAP,
+    build_dataset,
+    repeat_deep,
+    split_by_game,
+)
+from doublecorner.train.deep import deep_path, read_deep
 from doublecorner.train.fit import EpochReport, FitConfig, fit
 from doublecorner.train.portable import portable_record, recorded_path
 from doublecorner.train.positions import COLUMNS, UNKNOWN, read_positions
@@ -52,6 +58,9 @@ class FitRequest:
     # The tables that label the positions (and give the distances for a distance_step);
     # None: no position is labelled by the tables.
     egtb_dir: Path | None = None
+    # Deep scores kept for the records (see .deep), taken instead of the records' own.
+    deep_root: Path | None = None
+    deep_repeat: int = 1  # times each position with a deep score is trained on an epoch
 
 
 def load_label_tables(directory: Path) -> Tables:
@@ -132,7 +141,7 @@ def fit_network(request: FitRequest, *,
         raise EngineError("a distance step needs the endgame tables (egtb_dir)")
     parts = []
     for done, path in enumerate(paths, start=1):
-        parts.append(read_positions(path, tables=tables))
+        parts.append(read_positions(path, tables=tables, deep_root=request.deep_root))
         if on_read is not None:
             on_read(done, len(paths))
     columns = {name: np.concatenate([part[name] for part in parts]) for name in COLUMNS}
@@ -145,8 +154,10 @@ def fit_network(request: FitRequest, *,
             offset = int(games[-1].max()) + 1
     columns["game"] = np.concatenate(games) if games else columns["game"].astype(np.int64)
     labelled = int(np.count_nonzero(columns["table"] != UNKNOWN))
+    deepened = int(np.count_nonzero(columns["deep"]))
     note(f"read {len(columns['black']):,} positions of {len(np.unique(columns['game'])):,} "
-         f"games from {len(paths):,} records files ({labelled:,} labelled by the tables)")
+         f"games from {len(paths):,} records files ({labelled:,} labelled by the tables, "
+         f"{deepened:,} with deep scores)")
     try:
         dataset = build_dataset(columns, result_weight=request.result_weight,
                                 tables=tables if request.distance_step > 0 else None,
@@ -161,6 +172,11 @@ def fit_network(request: FitRequest, *,
                           f"{len(validation)} validation positions")
     note(f"{len(dataset):,} quiet positions: {len(training):,} to train on, "
          f"{len(validation):,} held out")
+    if request.deep_repeat > 1:
+        # Only the training set: the validation loss stays comparable between fits.
+        training = repeat_deep(training, request.deep_repeat)
+        note(f"each of the {int(np.count_nonzero(dataset.deep)):,} quiet positions with a "
+             f"deep score {request.deep_repeat} times: {len(training):,} rows to train on")
     start = load_network(request.start) if request.start is not None else None
     config = FitConfig(epochs=request.epochs, batch_size=request.batch_size,
                        learning_rate=request.learning_rate, patience=request.patience,
@@ -190,6 +206,12 @@ def fit_network(request: FitRequest, *,
                 "pieces": 0 if tables is None else loaded_pieces(tables),
                 "positions": labelled,
             },
+            "deep_scores": {
+                "folder": None if request.deep_root is None else str(request.deep_root),
+                "positions": deepened,
+                "repeat": request.deep_repeat,
+                "made_by": _deep_configs(paths, request.deep_root),
+            },
             "quiet_positions": len(dataset),
             "training": len(training),
             "validation": len(validation),
@@ -213,6 +235,23 @@ def fit_network(request: FitRequest, *,
     network = Network(result.parameters, portable_record(provenance), source=str(request.out))
     network.save(request.out)
     return network
+
+
+def _deep_configs(paths: list[Path], deep_root: Path | None) -> list[dict[str, Any]]:
+    """The distinct settings the deep scores used were searched with (their headers less
+    the records file each names)."""
+    if deep_root is None:
+        return []
+    seen: list[dict[str, Any]] = []
+    for path in paths:
+        place = deep_path(deep_root, path)
+        if place.exists():
+            header, _ = read_deep(place)
+            settings = {key: value for key, value in header.items()
+                        if key not in ("records", "records_sha256")}
+            if settings not in seen:
+                seen.append(settings)
+    return seen
 
 
 def _rounded(value: float) -> float | None:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from doublecorner.kernel.egtb_index import egtb_value
+from doublecorner.train.deep import deep_overrides
 from doublecorner.train.records import GameRecord, read_records, records_files
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ COLUMNS: dict[str, Any] = {
     "turn": np.uint8,  # 0 Black to move, 1 White
     "clock": np.uint8,  # plies since the last man move or capture
     "ply": np.uint16,  # plies since the record's start
-    "score": np.int32,  # the search's score, for the side to move
+    "score": np.int32,  # the search's score, for the side to move (a deep one's if kept)
+    "deep": np.uint8,  # 1 where the score is a deep search's (see .deep), else 0
     "result": np.int8,  # the game's result for Black: 1 won, 0 drawn, -1 lost
     "table": np.int8,  # the tables' value for the side to move: 1, 0, -1, or UNKNOWN
     "game": np.int32,  # the game's number
@@ -56,7 +58,7 @@ class _Rows:
         self.max_pieces = 0 if tables is None else tables.max_pieces
         self.arrays = None if tables is None else tables.arrays()
 
-    def add(self, record: GameRecord) -> None:
+    def add(self, record: GameRecord, deep: dict[int, int] | None = None) -> None:
         lists = self.lists
         black_list, white_list, kings_list = lists["black"], lists["white"], lists["kings"]
         turn_list, clock_list, table_list = lists["turn"], lists["clock"], lists["table"]
@@ -69,7 +71,12 @@ class _Rows:
             table_list.append(self._label(black, white, kings, turn))
         count = len(record.moves)
         lists["ply"] += range(count)
-        lists["score"] += record.scores
+        if deep:
+            lists["score"] += [deep.get(ply, score) for ply, score in enumerate(record.scores)]
+            lists["deep"] += [ply in deep for ply in range(count)]
+        else:
+            lists["score"] += record.scores
+            lists["deep"] += [False] * count
         lists["result"] += [record.result] * count
         lists["game"] += [record.number] * count
 
@@ -101,22 +108,27 @@ def record_columns(record: GameRecord, *, tables: Tables | None = None) -> dict[
 
 
 def read_positions(sources: Path | Iterable[Path], *, tables: Tables | None = None,
+                   deep_root: Path | None = None,
                    on_file: Callable[[int, int], None] | None = None) -> dict[str, np.ndarray]:
     """The rows of every game of the records named (folders or files), in the files' order.
 
     ``tables`` label the positions they hold (else every ``table`` is
-    :data:`UNKNOWN`); ``on_file(done, total)`` is called as each file is read.
+    :data:`UNKNOWN`); the deep scores kept under ``deep_root`` (:mod:`.deep`)
+    replace the records' own where there are any; ``on_file(done, total)`` is
+    called as each file is read.
 
     :raises EngineError: a source is missing, a folder holds no records file, or
-        a file cannot be read or is damaged (the message names the file and line).
+        a file (records or deep scores) cannot be read or is damaged (the message
+        names the file and line), or a deep scores file is of another records file.
     """
     paths = records_files([sources] if isinstance(sources, Path) else sources)
     parts = []
     for done, path in enumerate(paths, start=1):
         # A file at a time into arrays: Python's lists take 20 times the memory.
         rows = _Rows(tables)
+        deep = {} if deep_root is None else deep_overrides(path, deep_root)
         for record in read_records(path):
-            rows.add(record)
+            rows.add(record, deep.get(record.number))
         parts.append(rows.columns())
         if on_file is not None:
             on_file(done, len(paths))

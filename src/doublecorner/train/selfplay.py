@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from doublecorner.board import Board
 from doublecorner.color import Color
@@ -41,6 +41,8 @@ from doublecorner.train.starts import read_starts
 
 # Tables loaded by each self-play process: 5 pieces take 30 MB, 6 would take 0.8 GB each.
 TABLE_PIECES = 5
+
+Result = TypeVar("Result")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,13 +97,20 @@ def missing_shards(directory: Path, games: int, games_per_shard: int) -> list[in
 
 def make_engine(config: SelfPlayConfig) -> Engine:
     """The engine the games are played with, its tables loaded if ``egtb_dir`` is set."""
+    return engine_for(evaluation=config.evaluation, network=config.network,
+                      egtb_dir=config.egtb_dir, hash_mb=config.hash_mb)
+
+
+def engine_for(*, evaluation: str, network: str | None, egtb_dir: str | None,
+               hash_mb: int) -> Engine:
+    """An engine of the training pipeline: the tables of up to :data:`TABLE_PIECES`
+    pieces from ``egtb_dir`` if it is set, none otherwise (whatever is installed)."""
     tables = None
-    if config.egtb_dir is not None:
+    if egtb_dir is not None:
         from doublecorner.egtb import load_tables
 
-        tables = load_tables(Path(config.egtb_dir), max_pieces=TABLE_PIECES, lazy_dtc=True)
-    return Engine(hash_mb=config.hash_mb, tables=tables, evaluation=config.evaluation,
-                  network=config.network)
+        tables = load_tables(Path(egtb_dir), max_pieces=TABLE_PIECES, lazy_dtc=True)
+    return Engine(hash_mb=hash_mb, tables=tables, evaluation=evaluation, network=network)
 
 
 def _ending(board: Board) -> Outcome | None:
@@ -198,24 +207,26 @@ def run_selfplay(directory: Path, games: int, config: SelfPlayConfig, *, jobs: i
             if on_shard is not None:
                 on_shard(reports[-1])
         return reports
-    return list(_in_processes(arguments, jobs, on_shard))
+    return list(in_processes(play_shard, arguments, jobs, on_shard))
 
 
-def _in_processes(arguments: Sequence[tuple[Any, ...]], jobs: int,
-                  on_shard: Callable[[ShardReport], None] | None) -> Iterator[ShardReport]:
+def in_processes(function: Callable[..., Result], arguments: Sequence[tuple[Any, ...]],
+                 jobs: int, on_result: Callable[[Result], None] | None) -> Iterator[Result]:
+    """``function(*args)`` for each of ``arguments`` in ``jobs`` processes, as each ends
+    (a few queued ahead, so that no process waits; the rest cancelled on an error)."""
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         waiting = list(arguments)
-        running: set[Future[ShardReport]] = set()
+        running: set[Future[Result]] = set()
         try:
             while waiting or running:
                 while waiting and len(running) < 2 * jobs:
-                    running.add(pool.submit(play_shard, *waiting.pop(0)))
+                    running.add(pool.submit(function, *waiting.pop(0)))
                 done, running = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
-                    report = future.result()
-                    if on_shard is not None:
-                        on_shard(report)
-                    yield report
+                    result = future.result()
+                    if on_result is not None:
+                        on_result(result)
+                    yield result
         finally:
             for future in running:
                 future.cancel()
