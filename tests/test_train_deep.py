@@ -153,9 +153,11 @@ def test_the_cli_deepens_then_fits_with_the_deep_scores(games: Path, tmp_path: P
     assert [path.name for path in (root / "games").iterdir()] == ["deep-00000.txt.xz"]
     out = tmp_path / "net.dcnn"
     assert main(["train", "fit", str(games), "--out", str(out), "--epochs", "1",
-                 "--validation", "0.5", "--deep", str(root)]) == 0
-    provenance = json.loads(capsys.readouterr().out.rsplit("\nwrote", 1)[0])
+                 "--validation", "0.5", "--deep", str(root), "--deep-repeat", "2"]) == 0
+    printed, err = capsys.readouterr()
+    provenance = json.loads(printed.rsplit("\nwrote", 1)[0])
     deep = provenance["data"]["deep_scores"]
+    assert deep["repeat"] == 2 and "training positions with a deep score 2 times" in err
     header, scores = read_deep(root / "games" / "deep-00000.txt.xz")
     assert deep["positions"] == sum(len(game) for game in scores.values()) > 0
     assert deep["made_by"] == [{key: value for key, value in header.items()

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 def add_parsers(commands: Any) -> None:
     """Register ``train selfplay``, ``fit``, ``deepen``, ``starts``, ``info`` and ``export``."""
     train = commands.add_parser(
-        "train", help="train the neural evaluation: self-play, fit, info, export",
+        "train", help="train the neural evaluation: self-play, deepen, fit, info, export",
         description="The pipeline that made the shipped network: play games with the engine, "
                     "kept as compact records (games-*.txt.xz), fit the network to their "
                     "positions, and export the weights file. Generation k+1 fits the games "

@@ -174,9 +174,10 @@ def fit_network(request: FitRequest, *,
          f"{len(validation):,} held out")
     if request.deep_repeat > 1:
         # Only the training set: the validation loss stays comparable between fits.
+        repeated = int(np.count_nonzero(training.deep))
         training = repeat_deep(training, request.deep_repeat)
-        note(f"each of the {int(np.count_nonzero(dataset.deep)):,} quiet positions with a "
-             f"deep score {request.deep_repeat} times: {len(training):,} rows to train on")
+        note(f"each of the {repeated:,} training positions with a deep score "
+             f"{request.deep_repeat} times: {len(training):,} rows to train on")
     start = load_network(request.start) if request.start is not None else None
     config = FitConfig(epochs=request.epochs, batch_size=request.batch_size,
                        learning_rate=request.learning_rate, patience=request.patience,
