@@ -72,6 +72,7 @@ BASES: dict[str, list[str]] = {
     "train info": ["{missing}"],
     "train export": ["{folder}", "--pdn", "{tmp}/x.pdn"],
     "train starts": ["{missing}", "--out", "{tmp}/starts.txt"],
+    "train deepen": ["{missing}", "--out", "{tmp}/deep", "--nodes", "20"],
     "db import": ["{pdn}", "--db", "{tmp}/games.sqlite3"],
     "db explore": ["--db", "{tmp}/games.sqlite3"],
     "db search": ["--db", "{tmp}/games.sqlite3"],
@@ -83,7 +84,7 @@ BASES: dict[str, list[str]] = {
 LEFT_OUT = {"--ray", "--engine", "-h", "--help"}
 # Values that make a working folder or file of these, where the work takes seconds.
 MAKES_WORK = {("train selfplay", "--out"), ("train fit", "data"), ("train fit", "--out"),
-              ("book deepen", "--out")}
+              ("train deepen", "data"), ("book deepen", "--out")}
 FAILING_TEXTS = ["x" * 100_000, "{missing}", "{garbage}", "/dev/null"]
 STDIN_COMMANDS = [["moves", "-"], ["engine"], ["play", "--level", "1"], ["pdn", "check", "-"],
                   ["pdn", "stats", "-"], ["db", "import", "-", "--db", "{tmp}/games.sqlite3"]]
