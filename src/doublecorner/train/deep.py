@@ -40,24 +40,26 @@ import io
 import json
 import lzma
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from doublecorner.engine import Engine, Limit
-from doublecorner.errors import EngineError, FileError, quoted
-from doublecorner.files import atomic_writer, open_bounded, shown_path
+from doublecorner.errors import EngineError, quoted
+from doublecorner.files import atomic_writer, shown_path
 from doublecorner.kernel.movegen import has_captures
 from doublecorner.train.portable import portable_record
 from doublecorner.train.records import (
-    MAX_FILE_BYTES,
     RECORDS_NAME,
     GameRecord,
+    header_of,
+    numbered_lines,
     read_records,
     records_digest,
     records_files,
 )
+from doublecorner.train.starts import check_piece_range
 
 FORMAT = "dcd"
 VERSION = 1
@@ -65,7 +67,6 @@ WHAT = "deep scores file"
 _PRESET = 6
 _PAIR = re.compile(r"(0|[1-9][0-9]{0,4}):(-?[0-9]{1,6})")
 _NUMBER = re.compile(r"-?[0-9]{1,10}")
-MAX_LINE_CHARACTERS = 1 << 20
 MAX_TEXT_CHARACTERS = 1 << 28
 
 
@@ -86,9 +87,7 @@ class DeepConfig:
     def __post_init__(self) -> None:
         if self.nodes < 1:
             raise EngineError(f"nodes per position must be at least 1, not {self.nodes}")
-        if not 2 <= self.min_pieces <= self.max_pieces <= 24:
-            raise EngineError(f"piece counts {self.min_pieces}-{self.max_pieces} are not a "
-                              "range within 2-24")
+        check_piece_range(self.min_pieces, self.max_pieces)
         if not 1 <= self.every <= 1000:
             raise EngineError(f"every must be 1 to 1000 plies, not {self.every}")
 
@@ -179,54 +178,22 @@ def read_deep(path: Path, *, records_sha256: str | None = None
     :raises EngineError: the file cannot be read, is damaged, or was made from
         another records file than the one whose digest is ``records_sha256``.
     """
-    try:
-        with open_bounded(path, max_bytes=MAX_FILE_BYTES, what=WHAT) as raw, \
-                io.TextIOWrapper(lzma.LZMAFile(raw), encoding="utf-8") as stream:
-            header = _header(path, stream.readline(MAX_LINE_CHARACTERS))
-            if records_sha256 is not None and header.get("records_sha256") != records_sha256:
-                raise EngineError(f"{shown_path(path)} holds the deep scores of another "
-                                  f"records file than {header.get('records', 'its own')} "
-                                  "is now (the digests differ): make it again")
-            games: dict[int, dict[int, int]] = {}
-            for number, line in enumerate(_bounded_lines(path, stream), start=2):
-                if line.strip():
-                    try:
-                        game, scores = decode_deep_line(line)
-                    except EngineError as error:
-                        raise EngineError(f"{shown_path(path)}, line {number}: "
-                                          f"{error}") from None
-                    games[game] = scores
-    except FileError as error:
-        raise EngineError(str(error)) from None
-    except (OSError, EOFError, lzma.LZMAError, UnicodeDecodeError) as error:
-        raise EngineError(f"cannot read the {WHAT} {shown_path(path)}: {error}") from None
+    with numbered_lines(path, what=WHAT, max_text=MAX_TEXT_CHARACTERS) as lines:
+        header = header_of(path, next(lines, (1, ""))[1], format_name=FORMAT,
+                           version=VERSION, what=WHAT)
+        if records_sha256 is not None and header.get("records_sha256") != records_sha256:
+            raise EngineError(f"{shown_path(path)} holds the deep scores of another "
+                              f"records file than {header.get('records', 'its own')} "
+                              "is now (the digests differ): make it again")
+        games: dict[int, dict[int, int]] = {}
+        for number, line in lines:
+            if line.strip():
+                try:
+                    game, scores = decode_deep_line(line)
+                except EngineError as error:
+                    raise EngineError(f"{shown_path(path)}, line {number}: {error}") from None
+                games[game] = scores
     return header, games
-
-
-def _bounded_lines(path: Path, stream: io.TextIOWrapper) -> Iterator[str]:
-    total = 0
-    while line := stream.readline(MAX_LINE_CHARACTERS):
-        total += len(line)
-        if total > MAX_TEXT_CHARACTERS or (len(line) >= MAX_LINE_CHARACTERS
-                                           and not line.endswith("\n")):
-            raise EngineError(f"{shown_path(path)}: longer than a {WHAT} can be")
-        yield line
-
-
-def _header(path: Path, line: str) -> dict[str, Any]:
-    marker, _, rest = line.rstrip("\n").partition(" ")
-    version, _, text = rest.partition(" ")
-    refused = EngineError(f"{shown_path(path)} is no {WHAT}: its first line should be "
-                          f"'#{FORMAT} {VERSION} {{...}}', not {quoted(line.rstrip(), limit=40)}")
-    if marker != f"#{FORMAT}" or version != str(VERSION):
-        raise refused
-    try:
-        header = json.loads(text)
-    except ValueError:
-        raise refused from None
-    if not isinstance(header, dict):
-        raise refused
-    return header
 
 
 _ENGINES: dict[str, Engine] = {}

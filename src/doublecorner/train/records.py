@@ -263,7 +263,7 @@ def read_config(path: Path) -> dict[str, Any]:
 
     :raises EngineError: the file cannot be read or is no records file.
     """
-    with _numbered_lines(path) as lines:
+    with numbered_lines(path) as lines:
         return _header(path, next(lines, (1, "")))
 
 
@@ -273,7 +273,7 @@ def read_records(path: Path) -> Iterator[GameRecord]:
     :raises EngineError: the file cannot be read, is no records file, or a line
         is damaged (the message names the file and the line).
     """
-    with _numbered_lines(path) as lines:
+    with numbered_lines(path) as lines:
         _header(path, next(lines, (1, "")))
         for number, line in lines:
             if not line.strip():
@@ -304,24 +304,29 @@ def records_digest(path: Path) -> str:
 
 
 @contextmanager
-def _numbered_lines(path: Path) -> Iterator[Iterator[tuple[int, str]]]:
-    """The numbered lines of a records file, each and all bounded; every read error
-    an :class:`EngineError` naming the file."""
+def numbered_lines(path: Path, *, what: str = WHAT,
+                   max_text: int | None = None) -> Iterator[Iterator[tuple[int, str]]]:
+    """The numbered lines of an xz text file of the pipeline (a records file, or
+    ``what`` another), each and all bounded (``max_text`` characters in all, by
+    default a records file's bound); every read error an :class:`EngineError`
+    naming the file."""
+    if max_text is None:
+        max_text = MAX_TEXT_CHARACTERS  # read now: the bound is the module's at the call
     try:
-        with open_bounded(path, max_bytes=MAX_FILE_BYTES, what=WHAT) as raw, \
+        with open_bounded(path, max_bytes=MAX_FILE_BYTES, what=what) as raw, \
                 io.TextIOWrapper(lzma.LZMAFile(raw), encoding="utf-8") as stream:
-            yield _lines(path, stream)
+            yield _lines(path, stream, what, max_text)
     except FileError as error:
         raise EngineError(str(error)) from None
 
 
-def _lines(path: Path, stream: TextIO) -> Iterator[tuple[int, str]]:
+def _lines(path: Path, stream: TextIO, what: str, max_text: int) -> Iterator[tuple[int, str]]:
     total = number = 0
     while True:
         try:
             line = stream.readline(MAX_LINE_CHARACTERS)
         except (OSError, EOFError, lzma.LZMAError, UnicodeDecodeError) as error:
-            raise EngineError(f"cannot read the {WHAT} {shown_path(path)}: "
+            raise EngineError(f"cannot read the {what} {shown_path(path)}: "
                               f"{_reason(error)}") from None
         if not line:
             return
@@ -329,10 +334,10 @@ def _lines(path: Path, stream: TextIO) -> Iterator[tuple[int, str]]:
         total += len(line)
         if not line.endswith("\n") and len(line) >= MAX_LINE_CHARACTERS:
             raise EngineError(f"{shown_path(path)}, line {number}: longer than "
-                              f"{MAX_LINE_CHARACTERS:,} characters, no game record")
-        if total > MAX_TEXT_CHARACTERS:
-            raise EngineError(f"{shown_path(path)}: more than {MAX_TEXT_CHARACTERS:,} "
-                              f"characters of text, more than a {WHAT} can hold")
+                              f"{MAX_LINE_CHARACTERS:,} characters, no line of a {what}")
+        if total > max_text:
+            raise EngineError(f"{shown_path(path)}: more than {max_text:,} "
+                              f"characters of text, more than a {what} can hold")
         yield number, line
 
 
@@ -349,17 +354,26 @@ def _reason(error: BaseException) -> str:
 
 
 def _header(path: Path, numbered: tuple[int, str]) -> dict[str, Any]:
-    line = numbered[1]
-    refused = EngineError(f"{shown_path(path)} is no records file: its first line should be "
-                          f"'#{FORMAT} {VERSION} {{...}}', not {quoted(line.rstrip(), limit=40)}")
+    return header_of(path, numbered[1], format_name=FORMAT, version=VERSION, what=WHAT)
+
+
+def header_of(path: Path, line: str, *, format_name: str, version: int,
+              what: str) -> dict[str, Any]:
+    """The JSON of a header line ``#FORMAT VERSION {...}`` of the file at ``path``.
+
+    :raises EngineError: the line is no such header, or of another version.
+    """
+    refused = EngineError(f"{shown_path(path)} is no {what}: its first line should be "
+                          f"'#{format_name} {version} {{...}}', not "
+                          f"{quoted(line.rstrip(), limit=40)}")
     marker, _, rest = line.rstrip("\n").partition(" ")
-    version, _, config_text = rest.partition(" ")
-    if marker != f"#{FORMAT}":
+    found, _, config_text = rest.partition(" ")
+    if marker != f"#{format_name}":
         raise refused
-    if version != str(VERSION):
-        raise EngineError(f"{shown_path(path)} is a records file of version "
-                          f"{quoted(version, limit=20)}; this doublecorner reads version "
-                          f"{VERSION}")
+    if found != str(version):
+        raise EngineError(f"{shown_path(path)} is a {what} of version "
+                          f"{quoted(found, limit=20)}; this doublecorner reads version "
+                          f"{version}")
     try:
         config = json.loads(config_text)
     except ValueError:

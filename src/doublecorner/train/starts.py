@@ -48,11 +48,15 @@ class StartsRequest:
     seed: int = 1
 
     def __post_init__(self) -> None:
-        if not 2 <= self.min_pieces <= self.max_pieces <= 24:
-            raise EngineError(f"piece counts {self.min_pieces}-{self.max_pieces} are not a "
-                              "range within 2-24")
+        check_piece_range(self.min_pieces, self.max_pieces)
         if self.count < 1 or self.max_score < 0:
             raise EngineError("the count must be at least 1 and the score bound 0 or more")
+
+
+def check_piece_range(low: int, high: int) -> None:
+    """:raises EngineError: ``low``-``high`` pieces is not a range within 2-24."""
+    if not 2 <= low <= high <= 24:
+        raise EngineError(f"piece counts {low}-{high} are not a range within 2-24")
 
 
 def sample_starts(sources: Sequence[Path], request: StartsRequest) -> list[Position]:
