@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -98,6 +102,33 @@ def test_no_threat_extension_in_the_endings() -> None:
     result = Engine(tables=None, evaluation="linear").search(Position.from_fen("B:W7,27:B13,28"),
                                                              Limit(depth=1))
     assert result.seldepth == 1
+
+
+_PROBCUT_SCRIPT = """
+import json, sys
+import doublecorner.kernel.search as kernel_search
+from doublecorner import Position
+from doublecorner.engine import Engine, Limit
+runs = []
+for moves in (kernel_search.PROBCUT_MOVES, 0):  # as shipped, then switched off
+    kernel_search.PROBCUT_MOVES = moves
+    runs.append([[Engine(hash_mb=1, tables=None, evaluation="linear").search(
+        Position.from_fen(fen), Limit(depth=8)).nodes for fen in sys.argv[1:]]])
+print(json.dumps(runs))
+"""
+
+
+def test_probcut_prunes_in_the_middlegame_and_stays_out_of_the_endings() -> None:
+    # Without numba the kernel reads its constants when it runs, so ProbCut can be
+    # switched off: the 10-piece search changes, the 8-piece ones are the very same.
+    fens = ["W:W18,K22,23,25,26:B5,K14,9,10,12", "W:W21,22,25,29:B5,9,12,16",
+            "B:W19,22,27,30:B6,10,11,15"]
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run([sys.executable, "-c", _PROBCUT_SCRIPT, *fens], capture_output=True,
+                          text=True, env=env, check=True, timeout=600)
+    (with_probcut,), (without,) = json.loads(done.stdout)
+    assert with_probcut[0] != without[0]
+    assert with_probcut[1:] == without[1:]
 
 
 # -- draws inside the search ------------------------------------------------------------------

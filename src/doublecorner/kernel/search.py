@@ -2,8 +2,8 @@
 
 A principal-variation search (negamax) with a transposition table, killer
 moves, a history table, late-move reductions, internal iterative reduction,
-reverse futility pruning near the leaves (while more than 8 pieces are on the
-board), an extension for forced moves
+reverse futility pruning near the leaves and ProbCut further up (both while
+more than 8 pieces are on the board), an extension for forced moves
 (a position with one legal move costs no depth), a threat extension (a quiet
 leaf whose opponent could jump is searched one move further, while more than 8
 pieces are on the board) and a capture quiescence
@@ -83,13 +83,24 @@ LMR_DEEP_TRIED = 5
 # the First Position won at depth 80 (+10.91 after 375 M nodes).
 THREAT_PLIES = 3
 THREAT_MORE_PIECES_THAN = 8
+# ProbCut: a zero-window node at least PROBCUT_DEPTH deep first searches its first
+# PROBCUT_MOVES moves PROBCUT_REDUCTION plies shallower against beta + PROBCUT_MARGIN;
+# a move that beats that bound there is taken to beat beta at full depth, and the
+# node is cut off. A shallow search rarely misjudges a move by that much, and a
+# refuted line is cut at a fraction of its cost. Only with more pieces than
+# PROBCUT_MORE_PIECES_THAN on the board, as reverse futility pruning.
+PROBCUT_DEPTH = 5
+PROBCUT_REDUCTION = 3
+PROBCUT_MARGIN = 60
+PROBCUT_MOVES = 2
+PROBCUT_MORE_PIECES_THAN = 8
 MOVE_ROWS = 16384  # rows of the move stack: far above any line of MAX_PLY positions
 CHECK_EVERY = 1024  # nodes between two reads of the stop flag
 
 # Fields of a frame: one row per ply.
 (F_BLACK, F_WHITE, F_KINGS, F_TURN, F_KEY, F_CLOCK, F_ALPHA, F_BETA, F_DEPTH, F_START,
- F_END, F_CUR, F_BEST, F_BEST_KEY, F_ALPHA0, F_STAGE, F_TRIED, F_CAPTURE) = range(18)
-FRAME_FIELDS = 18
+ F_END, F_CUR, F_BEST, F_BEST_KEY, F_ALPHA0, F_STAGE, F_TRIED, F_CAPTURE, F_PROBE) = range(19)
+FRAME_FIELDS = 19
 
 # Fields of the control array, shared with the driver.
 (C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_ABORTED, C_GENERATION, C_ROOT_BEST_KEY,
@@ -100,8 +111,9 @@ CONTROL_FIELDS = 12
 EVALUATION_LINEAR, EVALUATION_NETWORK = 0, 1
 
 
-# How a child is being searched: the first move, a zero window, a reduced zero window.
-STAGE_FULL, STAGE_ZERO, STAGE_REDUCED = 0, 1, 2
+# How a child is being searched: the first move, a zero window, a reduced zero window,
+# ProbCut's shallow search against a raised bound.
+STAGE_FULL, STAGE_ZERO, STAGE_REDUCED, STAGE_PROBE = 0, 1, 2, 3
 _ENTER, _NEXT, _RETURN = 0, 1, 2
 
 
@@ -383,6 +395,11 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             frames[ply, F_BEST_KEY] = -1
             frames[ply, F_TRIED] = 0
             frames[ply, F_CAPTURE] = capture
+            frames[ply, F_PROBE] = 0  # the moves still to try in ProbCut's shallow search
+            if (ply > 0 and depth >= PROBCUT_DEPTH and beta - alpha == 1
+                    and end - start > 1 and abs(beta) < TABLE_BOUND - PROBCUT_MARGIN
+                    and popcount(black | white) > PROBCUT_MORE_PIECES_THAN):
+                frames[ply, F_PROBE] = PROBCUT_MOVES
             mode = _NEXT
 
         elif mode == _NEXT:
@@ -406,7 +423,12 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             pick_next(moves, order, row, end)
             depth = frames[ply, F_DEPTH]
             tried = frames[ply, F_TRIED]
-            if tried == 0:
+            if frames[ply, F_PROBE] > 0:
+                probe_beta = beta + PROBCUT_MARGIN
+                frames[ply, F_STAGE] = STAGE_PROBE
+                _enter_child(frames, moves, ply, row, depth - 1 - PROBCUT_REDUCTION,
+                             -probe_beta, -probe_beta + 1)
+            elif tried == 0:
                 frames[ply, F_STAGE] = STAGE_FULL
                 _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
             elif (depth >= 3 and tried >= 3 and frames[ply, F_CAPTURE] == 0
@@ -428,6 +450,18 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             row = frames[ply, F_CUR]
             alpha, beta, depth = frames[ply, F_ALPHA], frames[ply, F_BETA], frames[ply, F_DEPTH]
             stage = frames[ply, F_STAGE]
+            if stage == STAGE_PROBE:
+                if score >= beta + PROBCUT_MARGIN:  # cut off: the shallow search beat beta by far
+                    value = score - PROBCUT_MARGIN
+                    mode = _RETURN
+                    continue
+                frames[ply, F_PROBE] -= 1
+                frames[ply, F_CUR] = row + 1
+                if frames[ply, F_PROBE] == 0 or row + 1 >= frames[ply, F_END]:
+                    frames[ply, F_PROBE] = 0  # no cut: the node is searched in full
+                    frames[ply, F_CUR] = frames[ply, F_START]
+                mode = _NEXT
+                continue
             if stage == STAGE_REDUCED and score > alpha:
                 frames[ply, F_STAGE] = STAGE_ZERO  # the reduction failed: search it fully
                 _enter_child(frames, moves, ply, row, depth - 1, -alpha - 1, -alpha)
