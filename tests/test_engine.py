@@ -112,8 +112,8 @@ from doublecorner.engine import Engine, Limit
 runs = []
 for moves in (kernel_search.PROBCUT_MOVES, 0):  # as shipped, then switched off
     kernel_search.PROBCUT_MOVES = moves
-    runs.append([[Engine(hash_mb=1, tables=None, evaluation="linear").search(
-        Position.from_fen(fen), Limit(depth=8)).nodes for fen in sys.argv[1:]]])
+    runs.append([Engine(hash_mb=1, tables=None, evaluation="linear").search(
+        Position.from_fen(fen), Limit(depth=8)).nodes for fen in sys.argv[1:]])
 print(json.dumps(runs))
 """
 
@@ -126,7 +126,7 @@ def test_probcut_prunes_in_the_middlegame_and_stays_out_of_the_endings() -> None
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     done = subprocess.run([sys.executable, "-c", _PROBCUT_SCRIPT, *fens], capture_output=True,
                           text=True, env=env, check=True, timeout=600)
-    (with_probcut,), (without,) = json.loads(done.stdout)
+    with_probcut, without = json.loads(done.stdout)
     assert with_probcut[0] != without[0]
     assert with_probcut[1:] == without[1:]
 
