@@ -131,6 +131,36 @@ def test_probcut_prunes_in_the_middlegame_and_stays_out_of_the_endings() -> None
     assert with_probcut[1:] == without[1:]
 
 
+_SINGULAR_SCRIPT = """
+import json, sys
+import doublecorner.kernel.search as kernel_search
+from doublecorner import Position
+from doublecorner.engine import Engine, Limit
+runs = []
+for depth in (3, 1000):  # from depth 3 (shallow enough to reach without numba), then off
+    kernel_search.SINGULAR_DEPTH = depth
+    results = [Engine(hash_mb=1, tables=None, evaluation="linear").search(
+        Position.from_fen(fen), Limit(depth=7)) for fen in sys.argv[1:]]
+    runs.append([[result.nodes, result.seldepth, str(result.move)] for result in results])
+print(json.dumps(runs))
+"""
+
+
+def test_singular_extension_searches_a_lone_good_move_deeper() -> None:
+    # Without numba the kernel reads its constants when it runs, so the extension
+    # can be moved within reach of a short search and switched off. Black's 2-6 is
+    # some two men better than any other move at depth 5 (-0.76 against -2.76), so
+    # it is singular and searched further; the search must still choose it.
+    fens = ["B:WK3,18,23,24,25,28,30,32:B1,2,4,7,9,16"]
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run([sys.executable, "-c", _SINGULAR_SCRIPT, *fens], capture_output=True,
+                          text=True, env=env, check=True, timeout=600)
+    (extended,), (plain,) = json.loads(done.stdout)
+    assert extended[0] != plain[0]
+    assert extended[1] >= plain[1]
+    assert extended[2] == plain[2]
+
+
 # -- draws inside the search ------------------------------------------------------------------
 
 

@@ -4,7 +4,9 @@ A principal-variation search (negamax) with a transposition table, killer
 moves, a history table, late-move reductions, internal iterative reduction,
 reverse futility pruning near the leaves and ProbCut further up (both while
 more than 8 pieces are on the board), an extension for forced moves
-(a position with one legal move costs no depth), a threat extension (a quiet
+(a position with one legal move costs no depth), a singular extension (a
+table move that a shallower search finds far better than every other move is
+searched a ply deeper), a threat extension (a quiet
 leaf whose opponent could jump is searched one move further, while more than 8
 pieces are on the board) and a capture quiescence
 (below depth 0 the search goes on while the side to move must capture; a quiet
@@ -94,13 +96,23 @@ PROBCUT_REDUCTION = 3
 PROBCUT_MARGIN = 60
 PROBCUT_MOVES = 2
 PROBCUT_MORE_PIECES_THAN = 8
+# Singular extension: at a node at least SINGULAR_DEPTH deep whose table move has a
+# lower bound (or exact score) from a search at most SINGULAR_TT_SLACK plies
+# shallower, every other move is first searched to half the depth against that
+# score less SINGULAR_MARGIN a ply; if none reaches it, the table's move is the only
+# good one and is searched a ply deeper (while the line is shorter than twice the
+# root's depth).
+SINGULAR_DEPTH = 8
+SINGULAR_TT_SLACK = 3
+SINGULAR_MARGIN = 2
 MOVE_ROWS = 16384  # rows of the move stack: far above any line of MAX_PLY positions
 CHECK_EVERY = 1024  # nodes between two reads of the stop flag
 
 # Fields of a frame: one row per ply.
 (F_BLACK, F_WHITE, F_KINGS, F_TURN, F_KEY, F_CLOCK, F_ALPHA, F_BETA, F_DEPTH, F_START,
- F_END, F_CUR, F_BEST, F_BEST_KEY, F_ALPHA0, F_STAGE, F_TRIED, F_CAPTURE, F_PROBE) = range(19)
-FRAME_FIELDS = 19
+ F_END, F_CUR, F_BEST, F_BEST_KEY, F_ALPHA0, F_STAGE, F_TRIED, F_CAPTURE, F_PROBE,
+ F_SINGULAR, F_SINGULAR_BETA, F_EXTEND) = range(22)
+FRAME_FIELDS = 22
 
 # Fields of the control array, shared with the driver.
 (C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_ABORTED, C_GENERATION, C_ROOT_BEST_KEY,
@@ -112,8 +124,8 @@ EVALUATION_LINEAR, EVALUATION_NETWORK = 0, 1
 
 
 # How a child is being searched: the first move, a zero window, a reduced zero window,
-# ProbCut's shallow search against a raised bound.
-STAGE_FULL, STAGE_ZERO, STAGE_REDUCED, STAGE_PROBE = 0, 1, 2, 3
+# ProbCut's shallow search against a raised bound, the singular extension's test.
+STAGE_FULL, STAGE_ZERO, STAGE_REDUCED, STAGE_PROBE, STAGE_SINGULAR = 0, 1, 2, 3, 4
 _ENTER, _NEXT, _RETURN = 0, 1, 2
 
 
@@ -339,13 +351,19 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                                                  eval_cache, use_network)
                 continue
             tt_move = -1
+            tt_depth = -1
+            tt_score = 0
+            tt_bound = BOUND_UPPER
             slot = tt_find(tt, key ^ clock_key(clock), bucket_mask)
             if slot >= 0:
                 tt_move = tt[slot, T_MOVE]
                 data = tt[slot, T_DATA]
-                if ply > 0 and beta - alpha == 1 and ((data >> 16) & 0xFF) >= depth:
-                    stored = score_from_tt((data & 0xFFFF) - 32768, ply)
-                    bound = (data >> 24) & 3
+                tt_depth = (data >> 16) & 0xFF
+                tt_score = score_from_tt((data & 0xFFFF) - 32768, ply)
+                tt_bound = (data >> 24) & 3
+                if ply > 0 and beta - alpha == 1 and tt_depth >= depth:
+                    stored = tt_score
+                    bound = tt_bound
                     if (bound == BOUND_EXACT or (bound == BOUND_LOWER and stored >= beta)
                             or (bound == BOUND_UPPER and stored <= alpha)):
                         value = stored
@@ -400,12 +418,25 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                     and end - start > 1 and abs(beta) < TABLE_BOUND - PROBCUT_MARGIN
                     and popcount(black | white) > PROBCUT_MORE_PIECES_THAN):
                 frames[ply, F_PROBE] = PROBCUT_MOVES
+            frames[ply, F_SINGULAR] = 0
+            frames[ply, F_EXTEND] = -1
+            if (ply > 0 and depth >= SINGULAR_DEPTH and tt_move >= 0 and end - start > 1
+                    and tt_bound != BOUND_UPPER and tt_depth >= depth - SINGULAR_TT_SLACK
+                    and abs(tt_score) < TABLE_BOUND and ply < 2 * frames[0, F_DEPTH]):
+                frames[ply, F_SINGULAR] = 1
+                frames[ply, F_SINGULAR_BETA] = tt_score - SINGULAR_MARGIN * depth
+                frames[ply, F_EXTEND] = tt_move
             mode = _NEXT
 
         elif mode == _NEXT:
             row = frames[ply, F_CUR]
             end = frames[ply, F_END]
             alpha, beta = frames[ply, F_ALPHA], frames[ply, F_BETA]
+            if frames[ply, F_SINGULAR] == 1 and frames[ply, F_PROBE] == 0 and row >= end:
+                # No other move reached the bound: the table's move is extended.
+                frames[ply, F_SINGULAR] = 0
+                frames[ply, F_CUR] = frames[ply, F_START]
+                continue
             if row >= end or alpha >= beta:
                 best = frames[ply, F_BEST]
                 if best <= frames[ply, F_ALPHA0]:
@@ -428,9 +459,18 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                 frames[ply, F_STAGE] = STAGE_PROBE
                 _enter_child(frames, moves, ply, row, depth - 1 - PROBCUT_REDUCTION,
                              -probe_beta, -probe_beta + 1)
+            elif frames[ply, F_SINGULAR] == 1:
+                if moves[row, 3] == frames[ply, F_EXTEND]:  # the move under test is skipped
+                    frames[ply, F_CUR] = row + 1
+                    continue
+                singular_beta = frames[ply, F_SINGULAR_BETA]
+                frames[ply, F_STAGE] = STAGE_SINGULAR
+                _enter_child(frames, moves, ply, row, (depth - 1) // 2,
+                             -singular_beta, -singular_beta + 1)
             elif tried == 0:
                 frames[ply, F_STAGE] = STAGE_FULL
-                _enter_child(frames, moves, ply, row, depth - 1, -beta, -alpha)
+                extension = 1 if moves[row, 3] == frames[ply, F_EXTEND] else 0
+                _enter_child(frames, moves, ply, row, depth - 1 + extension, -beta, -alpha)
             elif (depth >= 3 and tried >= 3 and frames[ply, F_CAPTURE] == 0
                   and is_late_quiet(order[row])):
                 reduction = 2 if depth >= LMR_DEEP_DEPTH and tried >= LMR_DEEP_TRIED else 1
@@ -459,6 +499,14 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                 frames[ply, F_CUR] = row + 1
                 if frames[ply, F_PROBE] == 0 or row + 1 >= frames[ply, F_END]:
                     frames[ply, F_PROBE] = 0  # no cut: the node is searched in full
+                    frames[ply, F_CUR] = frames[ply, F_START]
+                mode = _NEXT
+                continue
+            if stage == STAGE_SINGULAR:
+                frames[ply, F_CUR] = row + 1
+                if score >= frames[ply, F_SINGULAR_BETA]:  # another move is as good
+                    frames[ply, F_SINGULAR] = 0
+                    frames[ply, F_EXTEND] = -1
                     frames[ply, F_CUR] = frames[ply, F_START]
                 mode = _NEXT
                 continue
