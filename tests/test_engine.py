@@ -146,19 +146,21 @@ print(json.dumps(runs))
 """
 
 
-def test_singular_extension_searches_a_lone_good_move_deeper() -> None:
+def test_singular_extension_searches_a_lone_good_move_deeper_outside_the_endings() -> None:
     # Without numba the kernel reads its constants when it runs, so the extension
     # can be moved within reach of a short search and switched off. Black's 2-6 is
     # some two men better than any other move at depth 5 (-0.76 against -2.76), so
-    # it is singular and searched further; the search must still choose it.
-    fens = ["B:WK3,18,23,24,25,28,30,32:B1,2,4,7,9,16"]
+    # it is singular and searched further; the search must still choose it. The
+    # 8-piece search is the very same (see SINGULAR_MORE_PIECES_THAN).
+    fens = ["B:WK3,18,23,24,25,28,30,32:B1,2,4,7,9,16", "W:W21,22,25,29:B5,9,12,16"]
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     done = subprocess.run([sys.executable, "-c", _SINGULAR_SCRIPT, *fens], capture_output=True,
                           text=True, env=env, check=True, timeout=600)
-    (extended,), (plain,) = json.loads(done.stdout)
+    (extended, ending), (plain, ending_plain) = json.loads(done.stdout)
     assert extended[0] != plain[0]
-    assert extended[1] >= plain[1]
-    assert extended[2] == plain[2]
+    assert extended[1] > plain[1]
+    assert extended[2] == plain[2] == "2-6"
+    assert ending == ending_plain
 
 
 # -- draws inside the search ------------------------------------------------------------------
