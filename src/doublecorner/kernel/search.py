@@ -319,6 +319,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             black, white, kings = frames[ply, F_BLACK], frames[ply, F_WHITE], frames[ply, F_KINGS]
             turn, key, clock = frames[ply, F_TURN], frames[ply, F_KEY], frames[ply, F_CLOCK]
             alpha, beta, depth = frames[ply, F_ALPHA], frames[ply, F_BETA], frames[ply, F_DEPTH]
+            pieces = popcount(black | white)  # the tables and the middlegame tests
             mode = _RETURN  # unless the node has moves to search
             if ply > 0:
                 if clock >= FORTY_MOVE_PLIES:
@@ -333,7 +334,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                 if alpha >= beta:
                     value = alpha
                     continue
-                if clock == 0 and popcount(black | white) <= table_pieces:
+                if clock == 0 and pieces <= table_pieces:
                     known = egtb_value(black, white, kings, turn, table_offsets, table_packed)
                     if known != -2:
                         table_hits += 1
@@ -345,7 +346,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             # line is at most THREAT_PLIES past the root's depth and the middlegame lasts.
             if (quiet_leaf and depth == 0 and ply > 0
                     and ply < frames[0, F_DEPTH] + THREAT_PLIES
-                    and popcount(black | white) > THREAT_MORE_PIECES_THAN
+                    and pieces > THREAT_MORE_PIECES_THAN
                     and has_captures(black, white, kings, 1 - turn)):
                 depth = 1
                 quiet_leaf = False
@@ -382,7 +383,7 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             # not where either side has a capture: a shot in the air is no quiet score.
             if (ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1
                     and abs(beta) < TABLE_BOUND
-                    and popcount(black | white) > RFP_MORE_PIECES_THAN
+                    and pieces > RFP_MORE_PIECES_THAN
                     and not has_captures(black, white, kings, turn)
                     and not has_captures(black, white, kings, 1 - turn)):
                 static, accumulated = _leaf_score(frames, ply, accumulated, weights, scratch,
@@ -420,14 +421,14 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
             frames[ply, F_PROBE] = 0  # the moves still to try in ProbCut's shallow search
             if (ply > 0 and depth >= PROBCUT_DEPTH and beta - alpha == 1
                     and end - start > 1 and abs(beta) < TABLE_BOUND - PROBCUT_MARGIN
-                    and popcount(black | white) > PROBCUT_MORE_PIECES_THAN):
+                    and pieces > PROBCUT_MORE_PIECES_THAN):
                 frames[ply, F_PROBE] = PROBCUT_MOVES
             frames[ply, F_SINGULAR] = 0
             frames[ply, F_EXTEND] = -1
             if (ply > 0 and depth >= SINGULAR_DEPTH and tt_move >= 0 and end - start > 1
                     and tt_bound != BOUND_UPPER and tt_depth >= depth - SINGULAR_TT_SLACK
                     and abs(tt_score) < TABLE_BOUND and ply < 2 * frames[0, F_DEPTH]
-                    and popcount(black | white) > SINGULAR_MORE_PIECES_THAN):
+                    and pieces > SINGULAR_MORE_PIECES_THAN):
                 frames[ply, F_SINGULAR] = 1
                 frames[ply, F_SINGULAR_BETA] = tt_score - SINGULAR_MARGIN * depth
                 frames[ply, F_EXTEND] = tt_move
