@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from doublecorner import Board, Color, EngineError, Position
 from doublecorner.engine import Engine, Limit, Score, SearchResult, Weights
 from doublecorner.engine.tt import TranspositionTable
+from doublecorner.kernel import search as kernel_search
 from doublecorner.kernel.scores import MATE
 from tests.conftest import positions
 
@@ -104,59 +105,55 @@ def test_no_threat_extension_in_the_endings() -> None:
     assert result.seldepth == 1
 
 
-_PROBCUT_SCRIPT = """
+_SWITCHED_SEARCH_SCRIPT = """
 import json, sys
 import doublecorner.kernel.search as kernel_search
 from doublecorner import Position
 from doublecorner.engine import Engine, Limit
+name, values, depth, fens = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 runs = []
-for moves in (kernel_search.PROBCUT_MOVES, 0):  # as shipped, then switched off
-    kernel_search.PROBCUT_MOVES = moves
-    runs.append([Engine(hash_mb=1, tables=None, evaluation="linear").search(
-        Position.from_fen(fen), Limit(depth=8)).nodes for fen in sys.argv[1:]])
-print(json.dumps(runs))
-"""
-
-
-def test_probcut_prunes_in_the_middlegame_and_stays_out_of_the_endings() -> None:
-    # Without numba the kernel reads its constants when it runs, so ProbCut can be
-    # switched off: the 10-piece search changes, the 8-piece ones are the very same.
-    fens = ["W:W18,K22,23,25,26:B5,K14,9,10,12", "W:W21,22,25,29:B5,9,12,16",
-            "B:W19,22,27,30:B6,10,11,15"]
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    done = subprocess.run([sys.executable, "-c", _PROBCUT_SCRIPT, *fens], capture_output=True,
-                          text=True, env=env, check=True, timeout=600)
-    with_probcut, without = json.loads(done.stdout)
-    assert with_probcut[0] != without[0]
-    assert with_probcut[1:] == without[1:]
-
-
-_SINGULAR_SCRIPT = """
-import json, sys
-import doublecorner.kernel.search as kernel_search
-from doublecorner import Position
-from doublecorner.engine import Engine, Limit
-runs = []
-for depth in (3, 1000):  # from depth 3 (shallow enough to reach without numba), then off
-    kernel_search.SINGULAR_DEPTH = depth
+for value in values:
+    setattr(kernel_search, name, value)
     results = [Engine(hash_mb=1, tables=None, evaluation="linear").search(
-        Position.from_fen(fen), Limit(depth=7)) for fen in sys.argv[1:]]
+        Position.from_fen(fen), Limit(depth=depth)) for fen in fens]
     runs.append([[result.nodes, result.seldepth, str(result.move)] for result in results])
 print(json.dumps(runs))
 """
 
 
-def test_singular_extension_searches_a_lone_good_move_deeper_outside_the_endings() -> None:
-    # Without numba the kernel reads its constants when it runs, so the extension
-    # can be moved within reach of a short search and switched off. Black's 2-6 is
-    # some two men better than any other move at depth 5 (-0.76 against -2.76), so
-    # it is singular and searched further; the search must still choose it. The
-    # 8-piece search is the very same (see SINGULAR_MORE_PIECES_THAN).
-    fens = ["B:WK3,18,23,24,25,28,30,32:B1,2,4,7,9,16", "W:W21,22,25,29:B5,9,12,16"]
+def _searches_with_constant(name: str, values: list[int], depth: int,
+                            fens: list[str]) -> list[list[tuple[int, int, str]]]:
+    """[nodes, seldepth, move] of a search of each FEN, once with each value of the
+    kernel's constant ``name``: without numba the kernel reads its constants when it
+    runs, so a subprocess can switch a pruning or an extension."""
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    done = subprocess.run([sys.executable, "-c", _SINGULAR_SCRIPT, *fens], capture_output=True,
-                          text=True, env=env, check=True, timeout=600)
-    (extended, ending), (plain, ending_plain) = json.loads(done.stdout)
+    done = subprocess.run([sys.executable, "-c", _SWITCHED_SEARCH_SCRIPT, name,
+                           json.dumps(values), str(depth), *fens],
+                          capture_output=True, text=True, env=env, check=True, timeout=600)
+    return [[(int(nodes), int(seldepth), str(move)) for nodes, seldepth, move in run]
+            for run in json.loads(done.stdout)]
+
+
+def test_probcut_prunes_in_the_middlegame_and_stays_out_of_the_endings() -> None:
+    # ProbCut as shipped, then switched off: the 10-piece search changes, the
+    # 8-piece ones are the very same.
+    fens = ["W:W18,K22,23,25,26:B5,K14,9,10,12", "W:W21,22,25,29:B5,9,12,16",
+            "B:W19,22,27,30:B6,10,11,15"]
+    shipped = kernel_search.PROBCUT_MOVES
+    runs = _searches_with_constant("PROBCUT_MOVES", [shipped, 0], 8, fens)
+    with_probcut, without = ([nodes for nodes, _, _ in run] for run in runs)
+    assert with_probcut[0] != without[0]
+    assert with_probcut[1:] == without[1:]
+
+
+def test_singular_extension_searches_a_lone_good_move_deeper_outside_the_endings() -> None:
+    # The extension moved within reach of a short search (depth 3), then switched
+    # off. Black's 2-6 is some two men better than any other move at depth 5 (-0.76
+    # against -2.76), so it is singular and searched further; the search must still
+    # choose it. The 8-piece search is the very same (see SINGULAR_MORE_PIECES_THAN).
+    fens = ["B:WK3,18,23,24,25,28,30,32:B1,2,4,7,9,16", "W:W21,22,25,29:B5,9,12,16"]
+    (extended, ending), (plain, ending_plain) = _searches_with_constant(
+        "SINGULAR_DEPTH", [3, 1000], 7, fens)
     assert extended[0] != plain[0]
     assert extended[1] > plain[1]
     assert extended[2] == plain[2] == "2-6"
