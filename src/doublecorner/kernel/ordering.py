@@ -4,8 +4,9 @@ A search cuts off sooner the sooner it tries the best move. Each move gets an
 ordering score: the transposition table's move first, then (when captures
 are compulsory every move is one) the longer captures, then the two killer
 moves of the ply (quiet moves that caused a cut-off at the same ply in a
-sibling), then the rest by their history (how often and how deep the same
-step by the same side caused a cut-off).
+sibling), then the rest by their history: how often and how deep the same
+step by the same side caused a cut-off, less how often and how deep it was
+tried before another move that did (it was searched and found wanting).
 """
 
 from __future__ import annotations
@@ -80,5 +81,23 @@ def record_cutoff(killers: np.ndarray, history: np.ndarray, ply: int, turn: int,
     index = history_index(turn, move_key)
     history[index] += depth * depth
     if history[index] > HISTORY_CEILING:
-        for entry in range(HISTORY_SIZE):
-            history[entry] >>= 1
+        _halve(history)
+
+
+@kernel_inline
+def _halve(history: np.ndarray) -> None:
+    """Halve every entry (rounding down), so that none passes its bound either way."""
+    for entry in range(HISTORY_SIZE):
+        history[entry] //= 2
+
+
+@kernel_inline
+def penalise_tried(moves: np.ndarray, history: np.ndarray, start: int, cut: int, turn: int,
+                   depth: int) -> None:
+    """Lower the history of the quiet moves ``moves[start:cut]``, tried before the
+    move that cut off and found wanting: a step that keeps failing sinks in the order."""
+    for row in range(start, cut):
+        index = history_index(turn, moves[row, 3])
+        history[index] -= depth * depth
+        if history[index] < -HISTORY_CEILING:
+            _halve(history)

@@ -43,7 +43,13 @@ from doublecorner.kernel.network import (
     refresh_accumulators,
     update_accumulators,
 )
-from doublecorner.kernel.ordering import is_late_quiet, pick_next, record_cutoff, score_moves
+from doublecorner.kernel.ordering import (
+    is_late_quiet,
+    penalise_tried,
+    pick_next,
+    record_cutoff,
+    score_moves,
+)
 from doublecorner.kernel.scores import (
     FORTY_MOVE_PLIES,
     INFINITE,
@@ -544,6 +550,8 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                     if score >= beta and frames[ply, F_CAPTURE] == 0:
                         record_cutoff(killers, history, ply, frames[ply, F_TURN], move_key,
                                       depth)
+                        penalise_tried(moves, history, frames[ply, F_START], row,
+                                       frames[ply, F_TURN], depth)
             frames[ply, F_TRIED] += 1
             frames[ply, F_CUR] = row + 1
             mode = _NEXT
