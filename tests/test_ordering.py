@@ -38,7 +38,7 @@ def test_a_cut_off_raises_its_move_and_lowers_the_moves_tried_before_it() -> Non
     assert [_history_of(history, step) for step in STEPS] == [-9, -9, 9]
     assert killers[1, 0] == moves[2, 3]
     # White's history of the same squares is its own.
-    assert not history[1024:].any()
+    assert not history[HISTORY_SIZE // 2:].any()
 
 
 def test_a_penalised_move_is_ordered_after_one_never_tried() -> None:
@@ -50,7 +50,7 @@ def test_a_penalised_move_is_ordered_after_one_never_tried() -> None:
     assert order[0] < order[1] == order[2] == 0
 
 
-def test_the_history_is_halved_before_it_sinks_past_its_bound() -> None:
+def test_every_entry_is_halved_once_one_sinks_past_the_bound() -> None:
     moves, history = _moves(), np.zeros(HISTORY_SIZE, np.int64)
     history[history_index(BLACK, moves[0, 3])] = -HISTORY_CEILING
     history[history_index(BLACK, moves[2, 3])] = 1000
