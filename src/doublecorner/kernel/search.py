@@ -115,6 +115,10 @@ SINGULAR_DEPTH = 8
 SINGULAR_TT_SLACK = 3
 SINGULAR_MARGIN = 2
 SINGULAR_MORE_PIECES_THAN = 8
+# The history penalty (see .ordering.penalise_tried) only with more pieces than this
+# on the board: with it in the endings the First Position's search to depth 80 no
+# longer proved the win (+0.46 after 471 M nodes).
+PENALTY_MORE_PIECES_THAN = 8
 MOVE_ROWS = 16384  # rows of the move stack: far above any line of MAX_PLY positions
 CHECK_EVERY = 1024  # nodes between two reads of the stop flag
 
@@ -550,8 +554,10 @@ def search_window(frames: np.ndarray, moves: np.ndarray, order: np.ndarray,
                     if score >= beta and frames[ply, F_CAPTURE] == 0:
                         record_cutoff(killers, history, ply, frames[ply, F_TURN], move_key,
                                       depth)
-                        penalise_tried(moves, history, frames[ply, F_START], row,
-                                       frames[ply, F_TURN], depth)
+                        if popcount(frames[ply, F_BLACK] | frames[ply, F_WHITE]) > (
+                                PENALTY_MORE_PIECES_THAN):
+                            penalise_tried(moves, history, frames[ply, F_START], row,
+                                           frames[ply, F_TURN], depth)
             frames[ply, F_TRIED] += 1
             frames[ply, F_CUR] = row + 1
             mode = _NEXT
