@@ -54,6 +54,8 @@ def _damaged(data: bytes, how: str) -> bytes:
         return b"XXXX" + data[4:]
     if how == "version":
         return data[:4] + struct.pack("<I", FORMAT_VERSION + 1) + data[8:]
+    if how == "older version":  # a network from before the position features
+        return data[:4] + struct.pack("<I", FORMAT_VERSION - 1) + data[8:]
     if how == "architecture":
         return data[:8] + struct.pack("<I", 99) + data[12:]
     if how == "checksum":
@@ -66,7 +68,8 @@ def _damaged(data: bytes, how: str) -> bytes:
     ("truncated", "damaged: .* bytes where"),
     ("padded", "damaged: .* bytes where"),
     ("magic", "is not a network file"),
-    ("version", "network format 2; this doublecorner reads format 1"),
+    ("version", "network format 3; this doublecorner reads format 2"),
+    ("older version", "network format 1; this doublecorner reads format 2"),
     ("architecture", "holds a network of shape"),
     ("checksum", "checksum does not match"),
 ])

@@ -192,15 +192,19 @@ def test_the_gradient_matches_finite_differences() -> None:
     chance = np.random.default_rng(0)
     flat = initial_parameters(3).astype(np.float64)
     inputs = (chance.random((48, layout.INPUTS)) < 0.2).astype(np.float64)
+    features = chance.random((48, layout.EXTRA))
     bucket = chance.integers(0, layout.BUCKETS, 48)
     target = chance.random(48)
-    _, gradient = loss_and_gradient(flat, inputs, bucket, target)
+    _, gradient = loss_and_gradient(flat, inputs, features, bucket, target)
+    # The last rows of a bucket's second-layer weights are the position features'.
+    feature_weight = layout.L2_WEIGHTS + (layout.HIDDEN + 1) * layout.L2 + 5
     for index in [*chance.choice(PARAMETERS, 25, replace=False), layout.OUT_BIAS,
-                  layout.OUT_WEIGHTS + 3, layout.L2_BIAS + 40, layout.FT_BIAS + 7]:
+                  layout.OUT_WEIGHTS + 3, layout.L2_BIAS + 40, layout.FT_BIAS + 7,
+                  feature_weight]:
         step = np.zeros(PARAMETERS)
         step[index] = 1e-4
-        above, _ = loss_and_gradient(flat + step, inputs, bucket, target)
-        below, _ = loss_and_gradient(flat - step, inputs, bucket, target)
+        above, _ = loss_and_gradient(flat + step, inputs, features, bucket, target)
+        below, _ = loss_and_gradient(flat - step, inputs, features, bucket, target)
         assert gradient[index] == pytest.approx((above - below) / 2e-4, abs=2e-5)
 
 

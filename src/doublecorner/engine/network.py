@@ -5,7 +5,9 @@ little-endian order:
 
 - the magic ``b"DCNN"`` and the format version (uint32, :data:`FORMAT_VERSION`);
 - the architecture: inputs, hidden, L2 and buckets (four uint32), which
-  must match :mod:`doublecorner.kernel.network`;
+  must match :mod:`doublecorner.kernel.network`; format 2 (since 2026-12-05)
+  gives the second layer the position features beside the first layer's
+  units (``EXTRA``), so a format-1 network is refused as of another format;
 - the provenance: a uint32 length and that many bytes of UTF-8 JSON (how the
   weights were trained: data, generations, losses, the match that accepted them);
 - the parameters: :data:`~doublecorner.kernel.network.PARAMETERS` float32 values
@@ -34,7 +36,7 @@ from doublecorner.files import atomic_write, read_bounded
 from doublecorner.kernel.network import BUCKETS, HIDDEN, INPUTS, L2, PARAMETERS, quantise
 
 MAGIC = b"DCNN"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 DEFAULT_FILE = "network.dcnn"
 ARCHITECTURE = (INPUTS, HIDDEN, L2, BUCKETS)
 _HEADER = struct.Struct("<4sI4II")  # magic, version, architecture, provenance length

@@ -518,3 +518,9 @@ def count_moves(black: int, white: int, kings: int, turn: int) -> int:
     if turn == 0:
         return _count_moves_for(black, white, kings, 0)
     return _count_moves_for(black, white, kings, 1)
+
+
+@kernel_inline
+def step_count(southward: int, northward: int, empty: int) -> int:
+    """The steps of the pieces ``southward`` and ``northward`` onto ``empty`` squares."""
+    return _step_count(southward, northward, empty)

@@ -10,9 +10,14 @@ line: a move changes a few pieces, so a child's accumulator is its parent's
 plus and minus a few weight rows (:func:`update_accumulators`), not a full
 product. A position is scored from the accumulator of the side to move:
 
-    clipped ReLU (HIDDEN) -> L2 units, clipped ReLU -> 1
+    clipped ReLU (HIDDEN) and EXTRA position features -> L2 units, clipped ReLU -> 1
 
-with the last two layers chosen by the number of pieces on the board
+The position features (:func:`position_features`) are what sums of single
+pieces cannot give: the steps and the pieces with a jump of each side, the
+men of each side with no opponent ahead of them, and two parities (of the
+pieces on every other row, and of all the pieces). They are computed at the
+leaf, not kept incrementally; generation 9 took them (docs/training.md).
+The last two layers are chosen by the number of pieces on the board
 (:data:`BUCKETS`, since an ending is judged differently from an opening). The
 output is a logit of the expected result for the side to move; times
 :data:`SCORE_SCALE` it is hundredths of a man, the unit of the linear
@@ -40,13 +45,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from doublecorner._jit import kernel_exact_sums, kernel_inline, kernel_no_alloc
+from doublecorner._jit import kernel_exact_sums, kernel_function, kernel_inline, kernel_no_alloc
 from doublecorner.kernel.bitops import bit_index, popcount
 from doublecorner.kernel.bits import FULL
+from doublecorner.kernel.movegen import (
+    jumpers,
+    north_east,
+    north_west,
+    south_east,
+    south_west,
+    step_count,
+)
 from doublecorner.kernel.scores import TABLE_BOUND
 
 INPUTS = 120
 HIDDEN = 256
+EXTRA = 8  # position features beside the accumulator in the second layer's inputs
+L2_INPUTS = HIDDEN + EXTRA
 L2 = 32
 BUCKETS = 4
 UNITS_PER_PASS = 4  # hidden units summed together: network_output is written out for four
@@ -55,8 +70,8 @@ SCORE_SCALE = 200.0  # hundredths of a man per unit of the output logit
 # The float layout: offsets of each block in a stored (trained) network.
 FT_WEIGHTS = 0  # [INPUTS, HIDDEN]
 FT_BIAS = FT_WEIGHTS + INPUTS * HIDDEN  # [HIDDEN]
-L2_WEIGHTS = FT_BIAS + HIDDEN  # [BUCKETS, HIDDEN, L2]
-L2_BIAS = L2_WEIGHTS + BUCKETS * HIDDEN * L2  # [BUCKETS, L2]
+L2_WEIGHTS = FT_BIAS + HIDDEN  # [BUCKETS, L2_INPUTS, L2]
+L2_BIAS = L2_WEIGHTS + BUCKETS * L2_INPUTS * L2  # [BUCKETS, L2]
 OUT_WEIGHTS = L2_BIAS + BUCKETS * L2  # [BUCKETS, L2]
 OUT_BIAS = OUT_WEIGHTS + BUCKETS * L2  # [BUCKETS]
 PARAMETERS = OUT_BIAS + BUCKETS
@@ -67,14 +82,14 @@ ACTIVATION_ONE = 127  # an activation of 1.0 (a clipped ReLU's top)
 WEIGHT_ONE = 128  # a hidden-layer weight of 1.0
 Q_FT_WEIGHTS = 0  # [INPUTS, HIDDEN], in activation steps
 Q_FT_BIAS = Q_FT_WEIGHTS + INPUTS * HIDDEN  # [HIDDEN]
-Q_L2_WEIGHTS = Q_FT_BIAS + HIDDEN  # [BUCKETS, L2, HIDDEN]
-Q_L2_BIAS = Q_L2_WEIGHTS + BUCKETS * L2 * HIDDEN  # [BUCKETS, L2], in activation x weight steps
+Q_L2_WEIGHTS = Q_FT_BIAS + HIDDEN  # [BUCKETS, L2, L2_INPUTS]
+Q_L2_BIAS = Q_L2_WEIGHTS + BUCKETS * L2 * L2_INPUTS  # [BUCKETS, L2], activation x weight steps
 Q_OUT_WEIGHTS = Q_L2_BIAS + BUCKETS * L2  # [BUCKETS, L2]
 Q_OUT_BIAS = Q_OUT_WEIGHTS + BUCKETS * L2  # [BUCKETS]
 Q_PARAMETERS = Q_OUT_BIAS + BUCKETS
-SCRATCH = HIDDEN + L2  # float32 scratch entries an evaluation needs
+SCRATCH = L2_INPUTS + L2  # float32 scratch entries an evaluation needs
 # The largest hidden weight whose sums stay exact in float32 (below 2**24).
-WEIGHT_LIMIT = 2.0 ** 24 / (ACTIVATION_ONE * WEIGHT_ONE * (HIDDEN + 1)) - 0.05
+WEIGHT_LIMIT = 2.0 ** 24 / (ACTIVATION_ONE * WEIGHT_ONE * (L2_INPUTS + 1)) - 0.05
 # First-layer weights: 24 pieces and the bias, each at most this, stay far below 2**24.
 FIRST_LAYER_LIMIT = 64.0
 
@@ -104,6 +119,83 @@ def _build_feature_table() -> np.ndarray:
 
 
 FEATURE = _build_feature_table()
+
+
+# Activation steps of one unit of each position feature (counts are capped so
+# that the largest stays within ACTIVATION_ONE).
+STEP_UNIT, STEP_CAP = 8, 15
+JUMPER_UNIT, JUMPER_CAP = 42, 3
+FREE_UNIT, FREE_CAP = 42, 3
+EVEN_ROWS_SEEN_BY_BLACK = 0x0F0F0F0F  # rows 1, 3, 5, 7 from Black's side (squares 1-4, ...)
+RUN_ROWS = 7  # a cone reaches across the whole board in 7 rows
+
+
+@kernel_inline
+def _free_men(men: int, opponents: int, southward: bool) -> int:
+    """The men with no opponent anywhere in the cone of squares ahead of them."""
+    reach = opponents  # squares from whose forward cone an opponent can be seen
+    for _ in range(RUN_ROWS):
+        if southward:
+            reach |= north_west(reach) | north_east(reach)
+        else:
+            reach |= south_west(reach) | south_east(reach)
+    return popcount(men & ~reach)
+
+
+@kernel_inline
+def _capped(count: int, cap: int, unit: int) -> float:
+    return float((cap if count > cap else count) * unit)
+
+
+@kernel_inline
+def position_features(black: int, white: int, kings: int, turn: int,
+                      out: np.ndarray) -> None:
+    """The :data:`EXTRA` position features, in activation steps, into ``out[0:EXTRA]``.
+
+    What the first layer's sums of single pieces cannot see, each side to move
+    first: the steps each side has (mobility, blocked men; at most
+    :data:`STEP_CAP`), the pieces of each side that have a jump (a shot in
+    the air), the men of each side with no opponent in the cone of squares
+    ahead of them (runaways; each at most 3), whether the pieces on the
+    mover's rows 1, 3, 5 and 7 are odd in number, and whether all of them are
+    (the counts by which players reckon "the move").
+    """
+    empty = ~(black | white) & FULL
+    black_kings, white_kings = black & kings, white & kings
+    black_steps = step_count(black, black_kings, empty)
+    white_steps = step_count(white_kings, white, empty)
+    black_jumpers = popcount(jumpers(black, white, kings, 0))
+    white_jumpers = popcount(jumpers(black, white, kings, 1))
+    if turn == 0:
+        own_steps, their_steps, own_jumpers, their_jumpers = (
+            black_steps, white_steps, black_jumpers, white_jumpers)
+    else:
+        own_steps, their_steps, own_jumpers, their_jumpers = (
+            white_steps, black_steps, white_jumpers, black_jumpers)
+    out[0] = _capped(own_steps, STEP_CAP, STEP_UNIT)
+    out[1] = _capped(their_steps, STEP_CAP, STEP_UNIT)
+    out[2] = _capped(own_jumpers, JUMPER_CAP, JUMPER_UNIT)
+    out[3] = _capped(their_jumpers, JUMPER_CAP, JUMPER_UNIT)
+    black_free = _free_men(black & ~kings, white, True)
+    white_free = _free_men(white & ~kings, black, False)
+    own_free, their_free = (black_free, white_free) if turn == 0 else (white_free, black_free)
+    out[4] = _capped(own_free, FREE_CAP, FREE_UNIT)
+    out[5] = _capped(their_free, FREE_CAP, FREE_UNIT)
+    rows = EVEN_ROWS_SEEN_BY_BLACK if turn == 0 else EVEN_ROWS_SEEN_BY_BLACK << 4
+    occupied = (black | white) & FULL
+    out[6] = float(ACTIVATION_ONE * (popcount(occupied & rows) & 1))
+    out[7] = float(ACTIVATION_ONE * (popcount(occupied) & 1))
+
+
+@kernel_function
+def features_of_positions(black: np.ndarray, white: np.ndarray, kings: np.ndarray,
+                          turn: np.ndarray) -> np.ndarray:
+    """:func:`position_features` of many positions (rows), in activation steps, for training."""
+    out = np.zeros((len(black), EXTRA), np.float32)
+    for row in range(len(black)):
+        position_features(int(black[row]), int(white[row]), int(kings[row]), int(turn[row]),
+                          out[row])
+    return out
 
 
 @kernel_inline
@@ -137,7 +229,7 @@ def quantise(parameters: np.ndarray) -> np.ndarray:
 
     put(Q_FT_WEIGHTS, flat[FT_WEIGHTS:FT_BIAS], ACTIVATION_ONE)
     put(Q_FT_BIAS, flat[FT_BIAS:L2_WEIGHTS], ACTIVATION_ONE)
-    l2 = flat[L2_WEIGHTS:L2_BIAS].reshape(BUCKETS, HIDDEN, L2).transpose(0, 2, 1)
+    l2 = flat[L2_WEIGHTS:L2_BIAS].reshape(BUCKETS, L2_INPUTS, L2).transpose(0, 2, 1)
     put(Q_L2_WEIGHTS, l2, WEIGHT_ONE)
     put(Q_L2_BIAS, flat[L2_BIAS:OUT_WEIGHTS], ACTIVATION_ONE * WEIGHT_ONE)
     put(Q_OUT_WEIGHTS, flat[OUT_WEIGHTS:OUT_BIAS], WEIGHT_ONE)
@@ -263,7 +355,9 @@ def network_output(accumulators: np.ndarray, ply: int, turn: int, pieces: int,
                    network: np.ndarray, scratch: np.ndarray) -> float:
     """The network's output from ``accumulators[ply, turn]``, in activation x weight steps.
 
-    ``scratch`` is a float32 array of at least :data:`SCRATCH` entries. Divided
+    ``scratch`` is a float32 array of at least :data:`SCRATCH` entries, the
+    position's features already in ``scratch[HIDDEN:L2_INPUTS]``
+    (:func:`position_features`). Divided
     by ``ACTIVATION_ONE * WEIGHT_ONE`` the output is the logit for the side to
     move. Every value here is a whole number (see the module's text).
 
@@ -274,33 +368,33 @@ def network_output(accumulators: np.ndarray, ply: int, turn: int, pieces: int,
     """
     bucket = bucket_of(pieces)
     source_row = accumulators[ply, turn]
-    activations = scratch[:HIDDEN]
+    activations = scratch[:L2_INPUTS]  # the features are in scratch[HIDDEN:L2_INPUTS] already
     for source in range(HIDDEN):
         activations[source] = _clipped(source_row[source])
     for unit in range(0, L2, UNITS_PER_PASS):
-        row = Q_L2_WEIGHTS + (bucket * L2 + unit) * HIDDEN
-        first = network[row:row + HIDDEN]
-        second = network[row + HIDDEN:row + 2 * HIDDEN]
-        third = network[row + 2 * HIDDEN:row + 3 * HIDDEN]
-        fourth = network[row + 3 * HIDDEN:row + 4 * HIDDEN]
+        row = Q_L2_WEIGHTS + (bucket * L2 + unit) * L2_INPUTS
+        first = network[row:row + L2_INPUTS]
+        second = network[row + L2_INPUTS:row + 2 * L2_INPUTS]
+        third = network[row + 2 * L2_INPUTS:row + 3 * L2_INPUTS]
+        fourth = network[row + 3 * L2_INPUTS:row + 4 * L2_INPUTS]
         bias = Q_L2_BIAS + bucket * L2 + unit
         total0, total1 = network[bias], network[bias + 1]
         total2, total3 = network[bias + 2], network[bias + 3]
-        for source in range(HIDDEN):
+        for source in range(L2_INPUTS):
             activation = activations[source]
             total0 += first[source] * activation
             total1 += second[source] * activation
             total2 += third[source] * activation
             total3 += fourth[source] * activation
         # Dividing by a power of two is exact; the floor keeps whole numbers.
-        scratch[HIDDEN + unit] = _clipped(np.floor(total0 * (1.0 / WEIGHT_ONE)))
-        scratch[HIDDEN + unit + 1] = _clipped(np.floor(total1 * (1.0 / WEIGHT_ONE)))
-        scratch[HIDDEN + unit + 2] = _clipped(np.floor(total2 * (1.0 / WEIGHT_ONE)))
-        scratch[HIDDEN + unit + 3] = _clipped(np.floor(total3 * (1.0 / WEIGHT_ONE)))
+        scratch[L2_INPUTS + unit] = _clipped(np.floor(total0 * (1.0 / WEIGHT_ONE)))
+        scratch[L2_INPUTS + unit + 1] = _clipped(np.floor(total1 * (1.0 / WEIGHT_ONE)))
+        scratch[L2_INPUTS + unit + 2] = _clipped(np.floor(total2 * (1.0 / WEIGHT_ONE)))
+        scratch[L2_INPUTS + unit + 3] = _clipped(np.floor(total3 * (1.0 / WEIGHT_ONE)))
     output = network[Q_OUT_BIAS + bucket]
     row = Q_OUT_WEIGHTS + bucket * L2
     for source in range(L2):
-        output += network[row + source] * scratch[HIDDEN + source]
+        output += network[row + source] * scratch[L2_INPUTS + source]
     result: float = output
     return result
 
@@ -321,6 +415,7 @@ def score_from_output(output: float) -> int:
 def evaluate_network(black: int, white: int, kings: int, turn: int, network: np.ndarray,
                      accumulators: np.ndarray, ply: int, scratch: np.ndarray) -> int:
     """The score for the side to move from ``accumulators[ply]``; no check for a lost side."""
+    position_features(black, white, kings, turn, scratch[HIDDEN:L2_INPUTS])
     output = network_output(accumulators, ply, turn, popcount((black | white) & FULL),
                             network, scratch)
     return score_from_output(output)

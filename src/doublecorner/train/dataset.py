@@ -27,7 +27,13 @@ import numpy as np
 
 from doublecorner.color import Color
 from doublecorner.kernel.movegen import has_captures
-from doublecorner.kernel.network import INPUTS, SCORE_SCALE, bucket_of
+from doublecorner.kernel.network import (
+    ACTIVATION_ONE,
+    INPUTS,
+    SCORE_SCALE,
+    bucket_of,
+    features_of_positions,
+)
 from doublecorner.kernel.scores import TABLE_BOUND
 from doublecorner.position import Position
 from doublecorner.train.positions import UNKNOWN
@@ -45,14 +51,17 @@ class Dataset:
     """Positions (bitboards seen from the mover) with their targets, ready to batch.
 
     ``own``/``theirs``/``kings`` are bitboards turned so that the side to move
-    is Black; ``bucket`` picks the layer set; ``game`` says which game a
-    position came from (the validation split keeps games whole); ``deep`` marks
-    the positions whose target took a deep search's score (:mod:`.deep`).
+    is Black; ``features`` are the kernel's position features as activations,
+    0 to 1 (:func:`~doublecorner.kernel.network.position_features`); ``bucket``
+    picks the layer set; ``game`` says which game a position came from (the
+    validation split keeps games whole); ``deep`` marks the positions whose
+    target took a deep search's score (:mod:`.deep`).
     """
 
     own: np.ndarray
     theirs: np.ndarray
     kings: np.ndarray
+    features: np.ndarray
     bucket: np.ndarray
     target: np.ndarray
     game: np.ndarray
@@ -62,7 +71,8 @@ class Dataset:
         return len(self.target)
 
     def subset(self, rows: np.ndarray) -> Dataset:
-        return Dataset(self.own[rows], self.theirs[rows], self.kings[rows], self.bucket[rows],
+        return Dataset(self.own[rows], self.theirs[rows], self.kings[rows], self.features[rows],
+                       self.bucket[rows],
                        self.target[rows], self.game[rows], self.deep[rows])
 
     def inputs(self, rows: np.ndarray | slice) -> np.ndarray:
@@ -184,7 +194,10 @@ def build_dataset(columns: dict[str, np.ndarray], *, result_weight: float = 0.5,
                                     picked["turn"])
     distances = (table_distances(picked, tables)
                  if tables is not None and distance_step > 0 else None)
-    return Dataset(own, theirs, kings, piece_buckets(own, theirs),
+    features = features_of_positions(
+        picked["black"].astype(np.int64), picked["white"].astype(np.int64),
+        picked["kings"].astype(np.int64), picked["turn"].astype(np.int64)) / ACTIVATION_ONE
+    return Dataset(own, theirs, kings, features.astype(np.float32), piece_buckets(own, theirs),
                    targets(picked, result_weight=result_weight, distances=distances,
                            distance_step=distance_step),
                    picked["game"].astype(np.int64), picked["deep"].astype(bool))

@@ -1,11 +1,11 @@
 """Fitting the evaluation network in numpy: forward, backward, Adam, early stopping.
 
 The model is exactly the kernel's network (:mod:`doublecorner.kernel.network`):
-inputs -> HIDDEN (clipped ReLU) -> per-bucket L2 (clipped ReLU) -> 1. Its output is a
-logit; the loss is the cross-entropy between ``sigmoid(output)`` and the
-target expectation. Each batch is grouped by bucket, so each layer set sees
-only its own positions. The parameters live in the kernel's flat layout
-throughout, so export is a copy.
+inputs -> HIDDEN (clipped ReLU), with the position features beside it -> per-bucket
+L2 (clipped ReLU) -> 1. Its output is a logit; the loss is the cross-entropy
+between ``sigmoid(output)`` and the target expectation. Each batch is grouped
+by bucket, so each layer set sees only its own positions. The parameters live
+in the kernel's flat layout throughout, so export is a copy.
 
 Training is seeded (initial weights, shuffles, split), keeps the parameters
 of the epoch with the lowest validation loss, halves the step size when the
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from doublecorner.kernel import network as layout
-from doublecorner.kernel.network import BUCKETS, HIDDEN, INPUTS, L2, PARAMETERS
+from doublecorner.kernel.network import BUCKETS, HIDDEN, INPUTS, L2, L2_INPUTS, PARAMETERS
 from doublecorner.train.dataset import Dataset
 
 
@@ -69,7 +69,7 @@ class _Views:
     def __init__(self, flat: np.ndarray) -> None:
         self.ft_weights = flat[layout.FT_WEIGHTS:layout.FT_BIAS].reshape(INPUTS, HIDDEN)
         self.ft_bias = flat[layout.FT_BIAS:layout.L2_WEIGHTS]
-        self.l2_weights = flat[layout.L2_WEIGHTS:layout.L2_BIAS].reshape(BUCKETS, HIDDEN, L2)
+        self.l2_weights = flat[layout.L2_WEIGHTS:layout.L2_BIAS].reshape(BUCKETS, L2_INPUTS, L2)
         self.l2_bias = flat[layout.L2_BIAS:layout.OUT_WEIGHTS].reshape(BUCKETS, L2)
         self.out_weights = flat[layout.OUT_WEIGHTS:layout.OUT_BIAS].reshape(BUCKETS, L2)
         self.out_bias = flat[layout.OUT_BIAS:layout.PARAMETERS]
@@ -82,7 +82,7 @@ def initial_parameters(seed: int) -> np.ndarray:
     views = _Views(flat)
     views.ft_weights[:] = chance.normal(0, 1 / math.sqrt(24), (INPUTS, HIDDEN))
     views.ft_bias[:] = 0.5
-    views.l2_weights[:] = chance.normal(0, 1 / math.sqrt(HIDDEN), (BUCKETS, HIDDEN, L2))
+    views.l2_weights[:] = chance.normal(0, 1 / math.sqrt(HIDDEN), (BUCKETS, L2_INPUTS, L2))
     views.l2_bias[:] = 0.25
     views.out_weights[:] = chance.normal(0, 0.1, (BUCKETS, L2))
     return flat
@@ -97,15 +97,16 @@ def _slope(values: np.ndarray) -> np.ndarray:
     return ((values > 0.0) & (values < 1.0)).astype(np.float32)
 
 
-def forward(flat: np.ndarray, inputs: np.ndarray, bucket: np.ndarray) -> np.ndarray:
-    """The network's output logits for a batch of input rows."""
-    return _forward_backward(flat, inputs, bucket, None)[0]
+def forward(flat: np.ndarray, inputs: np.ndarray, features: np.ndarray,
+            bucket: np.ndarray) -> np.ndarray:
+    """The network's output logits for a batch of input rows and their position features."""
+    return _forward_backward(flat, inputs, features, bucket, None)[0]
 
 
-def loss_and_gradient(flat: np.ndarray, inputs: np.ndarray, bucket: np.ndarray,
-                      target: np.ndarray) -> tuple[float, np.ndarray]:
+def loss_and_gradient(flat: np.ndarray, inputs: np.ndarray, features: np.ndarray,
+                      bucket: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
     """The mean cross-entropy of a batch and its gradient, in the flat layout."""
-    output, gradient = _forward_backward(flat, inputs, bucket, target)
+    output, gradient = _forward_backward(flat, inputs, features, bucket, target)
     return cross_entropy(output, target), gradient
 
 
@@ -115,15 +116,16 @@ def cross_entropy(output: np.ndarray, target: np.ndarray) -> float:
     return float(np.mean(softplus - target * output))
 
 
-def _forward_backward(flat: np.ndarray, inputs: np.ndarray, bucket: np.ndarray,
-                      target: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _forward_backward(flat: np.ndarray, inputs: np.ndarray, features: np.ndarray,
+                      bucket: np.ndarray, target: np.ndarray | None
+                      ) -> tuple[np.ndarray, np.ndarray]:
     views = _Views(flat)
     first = inputs @ views.ft_weights + views.ft_bias
-    hidden1 = _clip(first)
+    hidden1 = np.concatenate([_clip(first), features], axis=1)
     output = np.empty(len(inputs), np.float32)
     gradient = np.zeros(PARAMETERS, np.float32)
     grads = _Views(gradient)
-    d_hidden1 = np.zeros_like(hidden1) if target is not None else None
+    d_hidden1 = np.zeros_like(first) if target is not None else None
     for b in range(BUCKETS):
         rows = np.flatnonzero(bucket == b)
         if len(rows) == 0:
@@ -141,7 +143,7 @@ def _forward_backward(flat: np.ndarray, inputs: np.ndarray, bucket: np.ndarray,
         d_a2 = np.outer(d_out, views.out_weights[b]) * _slope(a2)
         grads.l2_weights[b] = h1.T @ d_a2
         grads.l2_bias[b] = d_a2.sum(axis=0)
-        d_hidden1[rows] = d_a2 @ views.l2_weights[b].T
+        d_hidden1[rows] = d_a2 @ views.l2_weights[b, :HIDDEN].T
     if target is not None and d_hidden1 is not None:
         d_first = d_hidden1 * _slope(first)
         grads.ft_weights[:] = inputs.T @ d_first
@@ -177,7 +179,7 @@ def evaluate_loss(flat: np.ndarray, data: Dataset, batch_size: int) -> float:
     total = 0.0
     for start in range(0, len(data), batch_size):
         rows = slice(start, start + batch_size)
-        output = forward(flat, data.inputs(rows), data.bucket[rows])
+        output = forward(flat, data.inputs(rows), data.features[rows], data.bucket[rows])
         total += cross_entropy(output, data.target[rows]) * len(output)
     return total / max(len(data), 1)
 
@@ -205,7 +207,8 @@ def fit(training: Dataset, validation: Dataset, config: FitConfig, *,
         for number, start_row in enumerate(range(0, len(training), config.batch_size)):
             rows = order[start_row:start_row + config.batch_size]
             loss, gradient = loss_and_gradient(parameters, training.inputs(rows),
-                                               training.bucket[rows], training.target[rows])
+                                               training.features[rows], training.bucket[rows],
+                                               training.target[rows])
             optimiser.step(parameters, gradient)
             total += loss * len(rows)
             if on_batch is not None:
