@@ -48,14 +48,8 @@ import numpy as np
 from doublecorner._jit import kernel_exact_sums, kernel_function, kernel_inline, kernel_no_alloc
 from doublecorner.kernel.bitops import bit_index, popcount
 from doublecorner.kernel.bits import FULL
-from doublecorner.kernel.movegen import (
-    jumpers,
-    north_east,
-    north_west,
-    south_east,
-    south_west,
-    step_count,
-)
+from doublecorner.kernel.evaluate import CONES
+from doublecorner.kernel.movegen import jumpers, step_count
 from doublecorner.kernel.scores import TABLE_BOUND
 
 INPUTS = 120
@@ -127,19 +121,19 @@ STEP_UNIT, STEP_CAP = 8, 15
 JUMPER_UNIT, JUMPER_CAP = 42, 3
 FREE_UNIT, FREE_CAP = 42, 3
 EVEN_ROWS_SEEN_BY_BLACK = 0x0F0F0F0F  # rows 1, 3, 5, 7 from Black's side (squares 1-4, ...)
-RUN_ROWS = 7  # a cone reaches across the whole board in 7 rows
 
 
 @kernel_inline
-def _free_men(men: int, opponents: int, southward: bool) -> int:
-    """The men with no opponent anywhere in the cone of squares ahead of them."""
-    reach = opponents  # squares from whose forward cone an opponent can be seen
-    for _ in range(RUN_ROWS):
-        if southward:
-            reach |= north_west(reach) | north_east(reach)
-        else:
-            reach |= south_west(reach) | south_east(reach)
-    return popcount(men & ~reach)
+def _free_men(men: int, opponents: int, colour: int) -> int:
+    """The men with no opponent anywhere in the cone of squares ahead of them (the
+    linear evaluation's runaways, by its table of cones)."""
+    free = 0
+    while men:
+        bit = men & -men
+        men ^= bit
+        if CONES[colour * 32 + bit_index(bit)] & opponents == 0:
+            free += 1
+    return free
 
 
 @kernel_inline
@@ -176,8 +170,8 @@ def position_features(black: int, white: int, kings: int, turn: int,
     out[1] = _capped(their_steps, STEP_CAP, STEP_UNIT)
     out[2] = _capped(own_jumpers, JUMPER_CAP, JUMPER_UNIT)
     out[3] = _capped(their_jumpers, JUMPER_CAP, JUMPER_UNIT)
-    black_free = _free_men(black & ~kings, white, True)
-    white_free = _free_men(white & ~kings, black, False)
+    black_free = _free_men(black & ~kings, white, 0)
+    white_free = _free_men(white & ~kings, black, 1)
     own_free, their_free = (black_free, white_free) if turn == 0 else (white_free, black_free)
     out[4] = _capped(own_free, FREE_CAP, FREE_UNIT)
     out[5] = _capped(their_free, FREE_CAP, FREE_UNIT)
