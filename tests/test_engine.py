@@ -150,13 +150,16 @@ def test_singular_extension_searches_a_lone_good_move_deeper_outside_the_endings
     # The extension moved within reach of a short search (depth 3), then switched
     # off. Black's 2-6 is some two men better than any other move at depth 5 (-0.76
     # against -2.76), so it is singular and searched further; the search must still
-    # choose it. The 8-piece search is the very same (see SINGULAR_MORE_PIECES_THAN).
-    fens = ["B:WK3,18,23,24,25,28,30,32:B1,2,4,7,9,16", "W:W21,22,25,29:B5,9,12,16"]
-    (extended, ending), (plain, ending_plain) = _searches_with_constant(
+    # choose it. The 8-piece search changes too; the First Position's (four pieces)
+    # is the very same (see SINGULAR_MORE_PIECES_THAN).
+    fens = ["B:WK3,18,23,24,25,28,30,32:B1,2,4,7,9,16", "W:W21,22,25,29:B5,9,12,16",
+            FIRST_POSITION]
+    (extended, eight, ending), (plain, eight_plain, ending_plain) = _searches_with_constant(
         "SINGULAR_DEPTH", [3, 1000], 7, fens)
     assert extended[0] != plain[0]
     assert extended[1] > plain[1]
     assert extended[2] == plain[2] == "2-6"
+    assert eight[0] != eight_plain[0]
     assert ending == ending_plain
 
 
