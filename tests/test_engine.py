@@ -146,7 +146,7 @@ def test_probcut_prunes_in_the_middlegame_and_stays_out_of_the_endings() -> None
     assert with_probcut[1:] == without[1:]
 
 
-def test_singular_extension_searches_a_lone_good_move_deeper_outside_the_endings() -> None:
+def test_singular_extension_searches_a_lone_good_move_deeper_above_four_pieces() -> None:
     # The extension moved within reach of a short search (depth 3), then switched
     # off. Black's 2-6 is some two men better than any other move at depth 5 (-0.76
     # against -2.76), so it is singular and searched further; the search must still
