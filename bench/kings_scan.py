@@ -25,7 +25,7 @@ from doublecorner import Position
 from doublecorner.engine import Engine, Limit
 from doublecorner.engine.levels import EVEN_KINGS_DRAW_MAX_SCORE, Strength
 
-PLAY_TEST_POSITIONS = ("B:WK4:BK20", "B:WK32:BK24", "B:WK5:BK7")
+PLAY_TEST_POSITIONS = ("B:WK4:BK20", "B:WK13:BK22")
 PLAY_TEST_LEVEL = 6
 
 

@@ -46,7 +46,7 @@ from tests.test_web_api import (
 from tests.test_web_explorer import COLLECTION
 
 # Black plays badly, White well: at depth 4 the analysis marks some of Black's moves
-# (generation 9: 12-16 ?!, losing 0.80, 15-19 ?, more than a man, and 16-19 ??,
+# (generation 10: 12-16 ? and 15-19 ?, each losing more than a man, and 16-19 ??,
 # more than three) and nothing of White's. Which ones is the network's judgement: the
 # tests compare the review with the analysis package rather than with a list.
 LINE = ("12-16", "24-20", "16-19", "23x16", "11-15", "16-12", "15-19", "27-23")

@@ -24,8 +24,8 @@ DRAW_ACCEPT_MAX_SCORE = 10
 # With kings alone on the board, as many for each side, no side can force a win
 # unless a shot is there, which the search scores as a piece won (a whole man or
 # more). Below this, the network's scores of such endings are noise, no reason to
-# play on: without tables, at depth 8, generation 9 scores most positions of a bare
-# king each within half a man (but 114 of the 1,984, shots aside, beyond it:
+# play on: without tables, at depth 8, generation 10 scores most positions of a bare
+# king each within half a man (but 124 of the 1,984, shots aside, beyond it:
 # `python bench/kings_scan.py` counts them for a network); the tables know them.
 EVEN_KINGS_DRAW_MAX_SCORE = 50
 HUMAN_NAME = "human"
